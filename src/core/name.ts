@@ -1,0 +1,96 @@
+/**
+ * Pet names as bytes. The payload stores the name's bytes, not characters, so the Core keeps bytes
+ * too: a name from another implementation that is not valid UTF-8 still re-encodes unchanged.
+ * Espruino has no TextEncoder, hence the small UTF-8 coder here.
+ */
+import { NAME_MAX_BYTES, NAME_MIN_BYTES } from "./types";
+
+/** True when `bytes` is a valid pet name: 1 to 31 bytes, none of them zero. */
+export function isValidName(bytes: Uint8Array): boolean {
+  if (!(bytes instanceof Uint8Array)) return false;
+  if (bytes.length < NAME_MIN_BYTES || bytes.length > NAME_MAX_BYTES) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0) return false;
+  return true;
+}
+
+/** UTF-8 bytes of a JavaScript string (lone surrogates become U+FFFD). */
+export function utf8Encode(s: string): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return new Uint8Array(out);
+}
+
+/** A string from UTF-8 bytes; each byte that is not part of a valid sequence becomes U+FFFD. */
+export function utf8Decode(bytes: Uint8Array): string {
+  let s = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    let need = 0;
+    let c = 0;
+    let min = 0;
+    if (b < 0x80) {
+      s += String.fromCharCode(b);
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      c = b & 31;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      c = b & 15;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      c = b & 7;
+      min = 0x10000;
+    }
+    let ok = need > 0;
+    for (let k = 1; ok && k <= need; k++) {
+      const cont = bytes[i + k];
+      if (cont === undefined || (cont & 0xc0) !== 0x80) ok = false;
+      else c = (c << 6) | (cont & 63);
+    }
+    if (ok && (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))) ok = false;
+    if (!ok) {
+      s += "\ufffd";
+      i++;
+      continue;
+    }
+    if (c >= 0x10000) {
+      c -= 0x10000;
+      s += String.fromCharCode(0xd800 + (c >> 10), 0xdc00 + (c & 1023));
+    } else {
+      s += String.fromCharCode(c);
+    }
+    i += need + 1;
+  }
+  return s;
+}
+
+/** The name's bytes for a string, or null when the string does not make a valid name. */
+export function nameFromString(s: string): Uint8Array | null {
+  if (typeof s !== "string") return null;
+  const bytes = utf8Encode(s);
+  return isValidName(bytes) ? bytes : null;
+}
+
+/** The name for display. */
+export function nameToString(bytes: Uint8Array): string {
+  return utf8Decode(bytes);
+}
