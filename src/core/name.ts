@@ -34,42 +34,59 @@ export function utf8Encode(s: string): Uint8Array {
   return new Uint8Array(out);
 }
 
-/** A string from UTF-8 bytes; each byte that is not part of a valid sequence becomes U+FFFD. */
+/**
+ * A string from UTF-8 bytes. Bad input is replaced the way the WHATWG decoder (Node's and browsers'
+ * TextDecoder) does it: a lead byte plus the continuation bytes that were still acceptable become
+ * ONE U+FFFD, and the byte that broke the sequence is read again as a fresh start. Matching it means
+ * a name that is not valid UTF-8 displays the same on the device as in the desktop tools.
+ */
 export function utf8Decode(bytes: Uint8Array): string {
   let s = "";
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] as number;
-    let need = 0;
-    let c = 0;
-    let min = 0;
     if (b < 0x80) {
       s += String.fromCharCode(b);
       i++;
       continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
+    }
+    let need = 0;
+    let c = 0;
+    // The allowed range of the FIRST continuation byte; narrower for E0, ED, F0 and F4 so that
+    // overlong forms, surrogates and values above U+10FFFF are refused as early as possible.
+    let lower = 0x80;
+    let upper = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) {
       need = 1;
       c = b & 31;
-      min = 0x80;
     } else if (b >= 0xe0 && b <= 0xef) {
       need = 2;
       c = b & 15;
-      min = 0x800;
+      if (b === 0xe0) lower = 0xa0;
+      if (b === 0xed) upper = 0x9f;
     } else if (b >= 0xf0 && b <= 0xf4) {
       need = 3;
       c = b & 7;
-      min = 0x10000;
-    }
-    let ok = need > 0;
-    for (let k = 1; ok && k <= need; k++) {
-      const cont = bytes[i + k];
-      if (cont === undefined || (cont & 0xc0) !== 0x80) ok = false;
-      else c = (c << 6) | (cont & 63);
-    }
-    if (ok && (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))) ok = false;
-    if (!ok) {
+      if (b === 0xf0) lower = 0x90;
+      if (b === 0xf4) upper = 0x8f;
+    } else {
       s += "\ufffd";
       i++;
+      continue;
+    }
+    let k = 1;
+    while (k <= need) {
+      const cont = bytes[i + k];
+      if (cont === undefined || cont < lower || cont > upper) break;
+      c = (c << 6) | (cont & 63);
+      lower = 0x80;
+      upper = 0xbf;
+      k++;
+    }
+    if (k <= need) {
+      // Consume the lead and the acceptable continuations; the offending byte starts over.
+      s += "\ufffd";
+      i += k;
       continue;
     }
     if (c >= 0x10000) {
