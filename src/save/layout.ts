@@ -1,0 +1,40 @@
+/**
+ * Save format v1: every offset, size and fixed value of the 84-byte payload, in one place.
+ * The codec, the CLI, the golden tests and the docs all read these names; nothing else in the project
+ * should spell an offset as a bare number. See docs/save-format-v1.md for the field table.
+ */
+
+/** The four magic bytes "PETS" (0x50 0x45 0x54 0x53) at offset 0. */
+export const MAGIC = [0x50, 0x45, 0x54, 0x53];
+/** The only format version written and the only one read. */
+export const FORMAT_VERSION = 1;
+
+export const OFFSET_MAGIC = 0;
+export const OFFSET_VERSION = 4;
+export const OFFSET_ELAPSED = 6;
+export const OFFSET_UPDATE_COUNT = 14;
+export const OFFSET_SAVED_AT = 22;
+export const OFFSET_ACTIVITY = 30;
+export const OFFSET_EXPRESSION = 31;
+export const OFFSET_ACTIVITY_SINCE = 32;
+export const OFFSET_EXPRESSION_SINCE = 40;
+export const OFFSET_NAME_LENGTH = 48;
+export const OFFSET_NAME_BYTES = 49;
+export const OFFSET_CRC = 80;
+
+export const MAGIC_SIZE = 4;
+export const VERSION_SIZE = 2;
+export const U64_SIZE = 8;
+/** Room for the name: the longest name (31 bytes) with no terminator stored. */
+export const NAME_FIELD_SIZE = 31;
+export const CRC_SIZE = 4;
+
+/** Magic plus version: the bytes a reader needs before it can say anything about a payload. */
+export const HEADER_LENGTH = OFFSET_MAGIC + MAGIC_SIZE + VERSION_SIZE; // 6
+/** The CRC covers bytes 0 to 79, everything before the check itself. */
+export const CRC_COVERED_LENGTH = OFFSET_CRC; // 80
+/** Every v1 payload is exactly this long: no length prefix, no trailing data. */
+export const PAYLOAD_LENGTH = 84;
+
+/** A load adds at most seven days of absence to the world clock. */
+export const ABSENCE_CLAMP_MS = 604800000;
