@@ -1,0 +1,138 @@
+/**
+ * Pet names: the UTF-8 coder against Node's TextEncoder/TextDecoder as the independent oracle, and
+ * the byte-length and zero-byte rules of isValidName at their edges.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isValidName, nameFromString, nameToString, utf8Decode, utf8Encode } from "../src/core/name";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8"); // replacement mode, the WHATWG default
+
+/** Strings of raw UTF-16 code units, so lone and reversed surrogates occur often. */
+const codeUnitString = fc
+  .array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff })), { maxLength: 40 })
+  .map((units) => String.fromCharCode(...units));
+
+describe("utf8Encode matches TextEncoder", () => {
+  it("on any string of code points", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), (s) => {
+        expect([...utf8Encode(s)]).toEqual([...encoder.encode(s)]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("on strings with lone surrogates (each becomes U+FFFD, EF BF BD)", () => {
+    fc.assert(
+      fc.property(codeUnitString, (s) => {
+        expect([...utf8Encode(s)]).toEqual([...encoder.encode(s)]);
+      }),
+      { numRuns: 1000 },
+    );
+    expect([...utf8Encode("\ud800")]).toEqual([0xef, 0xbf, 0xbd]);
+  });
+
+  it("on the byte-length boundaries 1, 2, 3 and 4", () => {
+    for (const s of ["\u007f", "\u0080", "\u07ff", "\u0800", "\uffff", "\u{10000}", "\u{10ffff}"]) {
+      expect([...utf8Encode(s)]).toEqual([...encoder.encode(s)]);
+    }
+  });
+});
+
+describe("utf8Decode matches TextDecoder", () => {
+  it("on any bytes, including broken, overlong, surrogate and cut-off sequences", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        expect(utf8Decode(bytes)).toBe(decoder.decode(bytes));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("on bytes drawn from lead and continuation ranges, where the tricky cases live", () => {
+    const tricky = fc.constantFrom(0x41, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff);
+    fc.assert(
+      fc.property(fc.array(tricky, { maxLength: 12 }), (arr) => {
+        const bytes = new Uint8Array(arr);
+        expect(utf8Decode(bytes)).toBe(decoder.decode(bytes));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("gives one U+FFFD for a sequence cut short, then reads the breaking byte afresh", () => {
+    expect(utf8Decode(new Uint8Array([0xe1, 0x80, 0x41]))).toBe("\ufffdA");
+    expect(utf8Decode(new Uint8Array([0xf0, 0x9f, 0x98]))).toBe("\ufffd");
+    expect(utf8Decode(new Uint8Array([0xed, 0xa0, 0x80]))).toBe("\ufffd\ufffd\ufffd");
+  });
+
+  it("round trips every encoded string", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), (s) => {
+        expect(utf8Decode(utf8Encode(s))).toBe(decoder.decode(encoder.encode(s)));
+      }),
+    );
+  });
+});
+
+describe("isValidName", () => {
+  const ofLength = (n: number) => new Uint8Array(n).fill(0x61);
+
+  it("takes 1 to 31 bytes and refuses 0 and 32", () => {
+    expect(isValidName(ofLength(0))).toBe(false);
+    expect(isValidName(ofLength(1))).toBe(true);
+    expect(isValidName(ofLength(31))).toBe(true);
+    expect(isValidName(ofLength(32))).toBe(false);
+  });
+
+  it("refuses a zero byte anywhere", () => {
+    for (const at of [0, 15, 30]) {
+      const bytes = ofLength(31);
+      bytes[at] = 0;
+      expect(isValidName(bytes), `zero at ${at}`).toBe(false);
+    }
+    expect(isValidName(new Uint8Array([0]))).toBe(false);
+  });
+
+  it("accepts any other bytes, valid UTF-8 or not", () => {
+    expect(isValidName(new Uint8Array([0xff, 0xfe, 0x80]))).toBe(true);
+  });
+
+  it("refuses what is not a Uint8Array", () => {
+    for (const bad of [null, undefined, "abc", [0x61], new Uint16Array([0x61])]) {
+      expect(isValidName(bad as unknown as Uint8Array)).toBe(false);
+    }
+  });
+
+  it("agrees with an independent statement of the rule on random bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        const want = bytes.length >= 1 && bytes.length <= 31 && !bytes.includes(0);
+        expect(isValidName(bytes)).toBe(want);
+      }),
+    );
+  });
+});
+
+describe("nameFromString / nameToString", () => {
+  it("takes a 31-byte multibyte name and refuses 32 bytes", () => {
+    const ten = "ñ".repeat(10) + "abcdefghijk"; // 20 + 11 = 31 bytes
+    expect(nameFromString(ten)?.length).toBe(31);
+    expect(nameFromString(ten + "z")).toBeNull();
+    expect(nameFromString("")).toBeNull();
+    expect(nameFromString("a\u0000b")).toBeNull();
+  });
+
+  it("round trips any string that makes a valid name", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 12 }), (s) => {
+        const bytes = nameFromString(s);
+        const valid = encoder.encode(s).length >= 1 && encoder.encode(s).length <= 31 && !s.includes("\u0000");
+        expect(bytes !== null).toBe(valid);
+        if (bytes) expect(nameToString(bytes)).toBe(s);
+      }),
+    );
+  });
+});
