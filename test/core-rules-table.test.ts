@@ -1,0 +1,221 @@
+/**
+ * The behaviour tables, pinned row by row. Each expected row is written out here by hand (it mirrors
+ * docs/behaviour.md), so changing a rule in src/core/rules.ts without meaning to fails this file.
+ * Each row is also driven through updateWorld to show the engine really follows it.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  ACTIVITY_RULES,
+  EVENT_RULES,
+  EXPRESSION_RULES,
+  chooseNextActivity,
+  nextActivityIndex,
+  updateWorld,
+} from "../src/core/rules";
+import { Activity as A, Expression as E, type PetEvent, type World } from "../src/core/types";
+import { type U64, u64 } from "../src/core/u64";
+import { cloneWorld, createWorld } from "../src/core/world";
+import { fromBig, toBig } from "./core-arbitraries";
+
+// activity, dwell ms, resting expression, next[0..3]
+const EXPECTED_ACTIVITY_ROWS: [number, number, number, number[]][] = [
+  [A.Idle, 20000, E.Neutral, [A.Wandering, A.Wandering, A.Eating, A.Sleeping]],
+  [A.Wandering, 30000, E.Curious, [A.Idle, A.Idle, A.Eating, A.Playing]],
+  [A.Eating, 15000, E.Happy, [A.Idle, A.Idle, A.Sleeping, A.Wandering]],
+  [A.Playing, 12000, E.Happy, [A.Idle, A.Idle, A.Wandering, A.Eating]],
+  [A.Sleeping, 180000, E.Sleepy, [A.Idle, A.Idle, A.Idle, A.Wandering]],
+];
+
+// expression, transient dwell ms
+const EXPECTED_EXPRESSION_ROWS: [number, number][] = [
+  [E.Neutral, 3000],
+  [E.Happy, 4000],
+  [E.Sleepy, 6000],
+  [E.Surprised, 2000],
+  [E.Grumpy, 5000],
+  [E.Curious, 4000],
+];
+
+// event, activity, -> activity, -> expression
+const EXPECTED_EVENT_ROWS: [PetEvent, number, number, number][] = [
+  ["interact", A.Idle, A.Playing, E.Happy],
+  ["interact", A.Wandering, A.Playing, E.Happy],
+  ["interact", A.Eating, A.Eating, E.Grumpy],
+  ["interact", A.Playing, A.Playing, E.Happy],
+  ["interact", A.Sleeping, A.Sleeping, E.Grumpy],
+  ["wake", A.Idle, A.Idle, E.Curious],
+  ["wake", A.Wandering, A.Wandering, E.Curious],
+  ["wake", A.Eating, A.Eating, E.Curious],
+  ["wake", A.Playing, A.Playing, E.Surprised],
+  ["wake", A.Sleeping, A.Idle, E.Surprised],
+];
+
+/** Independent xorshift32 round in BigInt, the documented next-activity index. */
+function expectedIndex(elapsed: U64, count: U64): number {
+  const mask = 0xffffffffn;
+  let x = BigInt((elapsed.lo ^ count.lo) >>> 0);
+  x = (x ^ (x << 13n)) & mask;
+  x = x ^ (x >> 17n);
+  x = (x ^ (x << 5n)) & mask;
+  return Number(x & 3n);
+}
+
+/** A world doing `activity` with `expression` since `since`, clock at `elapsed`, count `count`. */
+function worldAt(activity: number, expression: number, since: number, elapsed: number, count = 0): World {
+  const w = createWorld(new Uint8Array([0x50, 0x69, 0x70])) as World;
+  w.activity = activity;
+  w.expression = expression;
+  w.activitySince = fromBig(BigInt(since));
+  w.expressionSince = fromBig(BigInt(since));
+  w.elapsed = fromBig(BigInt(elapsed));
+  w.updateCount = fromBig(BigInt(count));
+  return w;
+}
+
+describe("activity table", () => {
+  it("has exactly the documented rows, in activity-value order", () => {
+    expect(ACTIVITY_RULES.map((r) => [r.activity, r.dwellMs, r.restingExpression, [...r.next]])).toEqual(
+      EXPECTED_ACTIVITY_ROWS,
+    );
+  });
+
+  it("never follows an activity with itself (so a finished dwell always shows a change)", () => {
+    for (const [activity, , , next] of EXPECTED_ACTIVITY_ROWS) expect(next).not.toContain(activity);
+  });
+
+  for (const [activity, dwell, resting, next] of EXPECTED_ACTIVITY_ROWS) {
+    it(`activity ${activity}: holds for ${dwell - 1} ms, moves on at ${dwell} ms`, () => {
+      const start = 1000;
+      const w = worldAt(activity, resting, start, start);
+      expect(updateWorld(w, dwell - 1)).toBe("ok");
+      expect(w.activity).toBe(activity);
+      expect(w.activitySince).toEqual(fromBig(BigInt(start)));
+
+      const w2 = worldAt(activity, resting, start, start, 41);
+      expect(updateWorld(w2, dwell)).toBe("ok");
+      const now = fromBig(BigInt(start + dwell));
+      const want = next[expectedIndex(now, u64(0, 42))] as number;
+      expect(w2.activity).toBe(want);
+      expect(w2.activitySince).toEqual(now);
+      const wantExpr = (EXPECTED_ACTIVITY_ROWS[want] as [number, number, number, number[]])[2];
+      expect(w2.expression).toBe(wantExpr);
+      // The expression stamp moves only if the face changed.
+      expect(w2.expressionSince).toEqual(wantExpr === resting ? fromBig(BigInt(start)) : now);
+    });
+
+    it(`activity ${activity}: every successor in its row is reachable`, () => {
+      const seen = new Set<number>();
+      for (let c = 0; c < 64; c++) {
+        const w = worldAt(activity, resting, 0, 0, c);
+        updateWorld(w, dwell);
+        seen.add(w.activity);
+      }
+      expect([...seen].sort()).toEqual([...new Set(next)].sort());
+    });
+  }
+});
+
+describe("next-activity choice", () => {
+  it("is the documented xorshift32 index over the low halves of clock and count", () => {
+    const cases: [U64, U64][] = [
+      [u64(0, 0), u64(0, 0)],
+      [u64(0, 20000), u64(0, 1)],
+      [u64(7, 0xffffffff), u64(0, 0x80000000)],
+      [u64(0xffffffff, 0x12345678), u64(0xffffffff, 0xffffffff)],
+    ];
+    for (let i = 0; i < 2000; i++) cases.push([u64(i, (i * 2654435761) >>> 0), u64(0, (i * 40503) >>> 0)]);
+    for (const [e, c] of cases) expect(nextActivityIndex(e, c)).toBe(expectedIndex(e, c));
+  });
+
+  it("chooseNextActivity reads the row's candidate at that index", () => {
+    for (const [activity, , , next] of EXPECTED_ACTIVITY_ROWS) {
+      for (let i = 0; i < 50; i++) {
+        const e = u64(0, i * 977);
+        const c = u64(0, i);
+        expect(chooseNextActivity(activity, e, c)).toBe(next[expectedIndex(e, c)]);
+      }
+    }
+  });
+});
+
+describe("expression table", () => {
+  it("has exactly the documented rows, in expression-value order", () => {
+    expect(EXPRESSION_RULES.map((r) => [r.expression, r.transientDwellMs])).toEqual(EXPECTED_EXPRESSION_ROWS);
+  });
+
+  for (const [expression, fade] of EXPECTED_EXPRESSION_ROWS) {
+    for (const [activity, dwell, resting] of EXPECTED_ACTIVITY_ROWS) {
+      if (expression === resting) continue;
+      it(`expression ${expression} on activity ${activity}: fades to ${resting} after ${fade} ms`, () => {
+        // Activity started long ago enough not to end during the test: fade < every dwell.
+        expect(fade).toBeLessThan(dwell);
+        const w = worldAt(activity, expression, 500, 500);
+        expect(updateWorld(w, fade - 1)).toBe("ok");
+        expect(w.expression).toBe(expression);
+        expect(toBig(w.expressionSince)).toBe(500n);
+        expect(updateWorld(w, 1)).toBe("ok");
+        expect(w.expression).toBe(resting);
+        expect(toBig(w.expressionSince)).toBe(BigInt(500 + fade));
+        expect(w.activity).toBe(activity);
+        expect(toBig(w.activitySince)).toBe(500n);
+      });
+    }
+  }
+
+  it("a resting expression never fades", () => {
+    for (const [activity, dwell, resting] of EXPECTED_ACTIVITY_ROWS) {
+      const w = worldAt(activity, resting, 0, 0);
+      expect(updateWorld(w, dwell - 1)).toBe("ok");
+      expect(w.expression).toBe(resting);
+      expect(toBig(w.expressionSince)).toBe(0n);
+    }
+  });
+});
+
+describe("event table", () => {
+  it("has exactly the documented rows", () => {
+    expect(EVENT_RULES.map((r) => [r.event, r.activity, r.toActivity, r.toExpression])).toEqual(EXPECTED_EVENT_ROWS);
+  });
+
+  for (const [event, activity, toActivity, toExpression] of EXPECTED_EVENT_ROWS) {
+    it(`${event} while ${activity} -> activity ${toActivity}, expression ${toExpression}`, () => {
+      const resting = (EXPECTED_ACTIVITY_ROWS[activity] as [number, number, number, number[]])[2];
+      const w = worldAt(activity, resting, 100, 100);
+      const before = cloneWorld(w);
+      expect(updateWorld(w, 10, event)).toBe("ok");
+      const now = 110n;
+      expect(w.activity).toBe(toActivity);
+      expect(w.expression).toBe(toExpression);
+      expect(toBig(w.activitySince)).toBe(toActivity === activity ? 100n : now);
+      expect(toBig(w.expressionSince)).toBe(toExpression === resting ? 100n : now);
+      expect(toBig(w.elapsed)).toBe(now);
+      expect(w.name).toEqual(before.name);
+    });
+  }
+
+  it("an event reacts to the activity the pet has AFTER this update's time step", () => {
+    // Asleep for its whole dwell, then woken: the timer first moves it on, the wake reacts to that.
+    const w = worldAt(A.Sleeping, E.Sleepy, 0, 0, 0);
+    expect(updateWorld(w, 180000, "wake")).toBe("ok");
+    const now = fromBig(180000n);
+    const afterTimer = (EXPECTED_ACTIVITY_ROWS[A.Sleeping] as [number, number, number, number[]])[3][
+      expectedIndex(now, u64(0, 1))
+    ] as number;
+    const row = EXPECTED_EVENT_ROWS.find((r) => r[0] === "wake" && r[1] === afterTimer) as [PetEvent, number, number, number];
+    expect(w.activity).toBe(row[2]);
+    expect(w.expression).toBe(row[3]);
+  });
+});
+
+describe("a long delta", () => {
+  it("makes at most one transition: dwell counts from since, nothing is replayed", () => {
+    const w = worldAt(A.Idle, E.Neutral, 0, 0);
+    expect(updateWorld(w, 10 * 24 * 3600 * 1000)).toBe("ok");
+    expect(w.activity).not.toBe(A.Idle);
+    expect(toBig(w.activitySince)).toBe(864000000n);
+    // The next tiny update does not move it again: its own dwell starts now.
+    const activity = w.activity;
+    expect(updateWorld(w, 1)).toBe("ok");
+    expect(w.activity).toBe(activity);
+  });
+});
