@@ -1,6 +1,6 @@
 /**
- * The behaviour tables, pinned row by row. Each expected row is written out here by hand (it mirrors
- * docs/behaviour.md), so changing a rule in src/core/rules.ts without meaning to fails this file.
+ * The behaviour tables, pinned row by row. Each expected row is written out by hand in
+ * test/core-expected-rules.ts (it mirrors docs/behaviour.md), so changing a rule in src/core/rules.ts without meaning to fails this file.
  * Each row is also driven through updateWorld to show the engine really follows it.
  */
 import { describe, expect, it } from "vitest";
@@ -16,49 +16,7 @@ import { Activity as A, Expression as E, type PetEvent, type World } from "../sr
 import { type U64, u64 } from "../src/core/u64";
 import { cloneWorld, createWorld } from "../src/core/world";
 import { fromBig, toBig } from "./core-arbitraries";
-
-// activity, dwell ms, resting expression, next[0..3]
-const EXPECTED_ACTIVITY_ROWS: [number, number, number, number[]][] = [
-  [A.Idle, 20000, E.Neutral, [A.Wandering, A.Wandering, A.Eating, A.Sleeping]],
-  [A.Wandering, 30000, E.Curious, [A.Idle, A.Idle, A.Eating, A.Playing]],
-  [A.Eating, 15000, E.Happy, [A.Idle, A.Idle, A.Sleeping, A.Wandering]],
-  [A.Playing, 12000, E.Happy, [A.Idle, A.Idle, A.Wandering, A.Eating]],
-  [A.Sleeping, 180000, E.Sleepy, [A.Idle, A.Idle, A.Idle, A.Wandering]],
-];
-
-// expression, transient dwell ms
-const EXPECTED_EXPRESSION_ROWS: [number, number][] = [
-  [E.Neutral, 3000],
-  [E.Happy, 4000],
-  [E.Sleepy, 6000],
-  [E.Surprised, 2000],
-  [E.Grumpy, 5000],
-  [E.Curious, 4000],
-];
-
-// event, activity, -> activity, -> expression
-const EXPECTED_EVENT_ROWS: [PetEvent, number, number, number][] = [
-  ["interact", A.Idle, A.Playing, E.Happy],
-  ["interact", A.Wandering, A.Playing, E.Happy],
-  ["interact", A.Eating, A.Eating, E.Grumpy],
-  ["interact", A.Playing, A.Playing, E.Happy],
-  ["interact", A.Sleeping, A.Sleeping, E.Grumpy],
-  ["wake", A.Idle, A.Idle, E.Curious],
-  ["wake", A.Wandering, A.Wandering, E.Curious],
-  ["wake", A.Eating, A.Eating, E.Curious],
-  ["wake", A.Playing, A.Playing, E.Surprised],
-  ["wake", A.Sleeping, A.Idle, E.Surprised],
-];
-
-/** Independent xorshift32 round in BigInt, the documented next-activity index. */
-function expectedIndex(elapsed: U64, count: U64): number {
-  const mask = 0xffffffffn;
-  let x = BigInt((elapsed.lo ^ count.lo) >>> 0);
-  x = (x ^ (x << 13n)) & mask;
-  x = x ^ (x >> 17n);
-  x = (x ^ (x << 5n)) & mask;
-  return Number(x & 3n);
-}
+import { EXPECTED_ACTIVITY_ROWS, EXPECTED_EVENT_ROWS, EXPECTED_EXPRESSION_ROWS, expectedIndex } from "./core-expected-rules";
 
 /** A world doing `activity` with `expression` since `since`, clock at `elapsed`, count `count`. */
 function worldAt(activity: number, expression: number, since: number, elapsed: number, count = 0): World {
