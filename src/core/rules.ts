@@ -146,7 +146,10 @@ function isPetEvent(event: unknown): boolean {
  * bad-delta, bad-event, invalid-world, clock-overflow, count-overflow. See docs/behaviour.md.
  *
  * Time makes at most one activity transition per update: dwell is measured from activitySince and a
- * long delta is not replayed as a chain of activities. Every changed stamp becomes the new clock.
+ * long delta is not replayed as a chain of activities. A stamp becomes the new clock whenever a step
+ * sets its field to a different value. So when the timer ends a reaction and the event in the same
+ * update brings it straight back (poking a pet whose grumpy face just faded), the reaction restarts
+ * with a fresh stamp instead of vanishing on the next tick.
  */
 export function updateWorld(world: World, deltaMs: number, event?: PetEvent): UpdateStatus {
   // Checks first, all of them before anything is written.
