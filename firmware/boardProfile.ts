@@ -1,0 +1,230 @@
+/**
+ * Board profile: everything the firmware needs to know about one board, as plain data.
+ *
+ * A profile is a JSON file in boards/ (validated against boards/schema.json). The build picks one
+ * (env BOARD), checks it with checkBoardProfile and hands it to the firmware as the default export of
+ * the virtual module "virtual:board-profile". This file mirrors the schema as a TypeScript type and
+ * adds the checks JSON Schema cannot express (alignment, overlap with Storage).
+ *
+ * Plain ES5-safe code: it may be bundled into the firmware.
+ */
+
+import { nameFromString } from "../src/core/name";
+
+/** A byte range of flash, absolute addresses. */
+export interface FlashRange {
+  address: number;
+  size: number;
+}
+
+/** The reserved flash region the pet's save log lives in. */
+export interface PetRegion extends FlashRange {
+  /** Erase unit of the flash there (what Flash.erasePage erases): 4096 on ESP32, 1024 on Linux. */
+  pageSize: number;
+}
+
+export interface ButtonProfile {
+  /** Espruino pin name, e.g. "D0" (the ESP32 BOOT button). */
+  pin: string;
+  /** True when pressing pulls the pin low. */
+  activeLow: boolean;
+}
+
+export interface LedProfile {
+  pin: string;
+}
+
+export interface I2CProfile {
+  scl: string;
+  sda: string;
+  /** Bus speed in Hz. */
+  bitrate: number;
+}
+
+export interface DisplayProfile {
+  driver: "ssd1306-i2c";
+  width: number;
+  height: number;
+  /** 7-bit I2C address, usually 0x3C. */
+  address: number;
+  i2c: I2CProfile;
+}
+
+/** Where the profile is meant to run: real Espruino (ESP32, Linux build) or the desktop simulator. */
+export type BoardHost = "espruino" | "desktop";
+
+export interface BoardProfile {
+  /** Optional pointer to the schema, for editors; ignored by the code. */
+  $schema?: string;
+  name: string;
+  /** Default "espruino". */
+  host?: BoardHost;
+  petRegion: PetRegion;
+  /** Flash used by Espruino's Storage (saved code, .bootcde); the pet region must stay outside it. */
+  storageArea?: FlashRange;
+  button?: ButtonProfile;
+  led?: LedProfile;
+  display?: DisplayProfile;
+  /** Name given to a pet hatched without one. */
+  defaultPetName?: string;
+  /** Free text: why the numbers are what they are. */
+  notes?: string;
+}
+
+/** Highest flash address + 1 we accept (32-bit address space). */
+const ADDRESS_LIMIT = 4294967296;
+const PIN_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
+const KNOWN_KEYS = [
+  "$schema",
+  "name",
+  "host",
+  "petRegion",
+  "storageArea",
+  "button",
+  "led",
+  "display",
+  "defaultPetName",
+  "notes",
+];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !(v instanceof Array);
+}
+
+function isWhole(v: unknown): v is number {
+  return typeof v === "number" && v >= 0 && Math.floor(v) === v && v < ADDRESS_LIMIT;
+}
+
+function hex(n: number): string {
+  return "0x" + n.toString(16).toUpperCase();
+}
+
+function checkRange(where: string, v: unknown, problems: string[]): boolean {
+  if (!isObject(v)) {
+    problems.push(where + " must be an object with address and size");
+    return false;
+  }
+  let ok = true;
+  if (!isWhole(v["address"])) {
+    problems.push(where + ".address must be a whole number of bytes below 2^32");
+    ok = false;
+  }
+  if (!isWhole(v["size"]) || v["size"] === 0) {
+    problems.push(where + ".size must be a positive whole number of bytes");
+    ok = false;
+  }
+  if (ok && (v["address"] as number) + (v["size"] as number) > ADDRESS_LIMIT) {
+    problems.push(where + " runs past the end of the 32-bit address space");
+    ok = false;
+  }
+  return ok;
+}
+
+function checkPin(where: string, v: unknown, problems: string[]): void {
+  if (typeof v !== "string" || !PIN_PATTERN.test(v)) {
+    problems.push(where + " must be an Espruino pin name such as \"D0\"");
+  }
+}
+
+function checkPetRegion(v: unknown, problems: string[]): void {
+  if (!checkRange("petRegion", v, problems)) return;
+  const r = v as unknown as PetRegion;
+  const page = r.pageSize;
+  if (!isWhole(page) || page < 64 || (page & (page - 1)) !== 0) {
+    problems.push("petRegion.pageSize must be a power of two, at least 64 bytes");
+    return;
+  }
+  if (r.address % page !== 0) {
+    problems.push("petRegion.address " + hex(r.address) + " is not aligned to the page size " + page);
+  }
+  if (r.size % page !== 0) {
+    problems.push("petRegion.size " + r.size + " is not a whole number of " + page + "-byte pages");
+  }
+  if (r.size < 2 * page) {
+    problems.push("petRegion must hold at least two pages (one is erased while the other keeps the newest save)");
+  }
+}
+
+function overlaps(a: FlashRange, b: FlashRange): boolean {
+  return a.address < b.address + b.size && b.address < a.address + a.size;
+}
+
+function checkDisplay(v: unknown, problems: string[]): void {
+  if (!isObject(v)) {
+    problems.push("display must be an object");
+    return;
+  }
+  if (v["driver"] !== "ssd1306-i2c") problems.push("display.driver must be \"ssd1306-i2c\"");
+  if (!isWhole(v["width"]) || v["width"] === 0 || v["width"] > 256) {
+    problems.push("display.width must be a whole number from 1 to 256");
+  }
+  if (!isWhole(v["height"]) || v["height"] === 0 || v["height"] > 256 || v["height"] % 8 !== 0) {
+    problems.push("display.height must be a multiple of 8 from 8 to 256");
+  }
+  if (!isWhole(v["address"]) || v["address"] > 0x7f) {
+    problems.push("display.address must be a 7-bit I2C address (0..0x7F)");
+  }
+  const i2c = v["i2c"];
+  if (!isObject(i2c)) {
+    problems.push("display.i2c must be an object with scl, sda and bitrate");
+    return;
+  }
+  checkPin("display.i2c.scl", i2c["scl"], problems);
+  checkPin("display.i2c.sda", i2c["sda"], problems);
+  if (!isWhole(i2c["bitrate"]) || i2c["bitrate"] === 0 || i2c["bitrate"] > 3400000) {
+    problems.push("display.i2c.bitrate must be a whole number of Hz from 1 to 3400000");
+  }
+}
+
+/**
+ * Lists what is wrong with a board profile, one sentence per problem; an empty list means usable.
+ * Takes `unknown` so it can check a freshly parsed JSON file as well as a typed object.
+ */
+export function checkBoardProfile(p: unknown): string[] {
+  const problems: string[] = [];
+  if (!isObject(p)) return ["a board profile must be a JSON object"];
+  for (const key in p) {
+    if (KNOWN_KEYS.indexOf(key) < 0) problems.push("unknown key \"" + key + "\"");
+  }
+  if (typeof p["name"] !== "string" || p["name"].length === 0) {
+    problems.push("name must be a non-empty string");
+  }
+  if (p["host"] !== undefined && p["host"] !== "espruino" && p["host"] !== "desktop") {
+    problems.push("host must be \"espruino\" or \"desktop\"");
+  }
+  if (p["petRegion"] === undefined) problems.push("petRegion is required");
+  else checkPetRegion(p["petRegion"], problems);
+  if (p["storageArea"] !== undefined && checkRange("storageArea", p["storageArea"], problems)) {
+    const storage = p["storageArea"] as unknown as FlashRange;
+    const region = p["petRegion"];
+    if (isObject(region) && isWhole(region["address"]) && isWhole(region["size"])) {
+      const r = region as unknown as FlashRange;
+      if (overlaps(r, storage)) {
+        problems.push(
+          "petRegion " + hex(r.address) + ".." + hex(r.address + r.size - 1) +
+            " overlaps the Storage area " + hex(storage.address) + ".." + hex(storage.address + storage.size - 1),
+        );
+      }
+    }
+  }
+  const button = p["button"];
+  if (button !== undefined) {
+    if (!isObject(button)) problems.push("button must be an object with pin and activeLow");
+    else {
+      checkPin("button.pin", button["pin"], problems);
+      if (typeof button["activeLow"] !== "boolean") problems.push("button.activeLow must be true or false");
+    }
+  }
+  const led = p["led"];
+  if (led !== undefined) {
+    if (!isObject(led)) problems.push("led must be an object with pin");
+    else checkPin("led.pin", led["pin"], problems);
+  }
+  if (p["display"] !== undefined) checkDisplay(p["display"], problems);
+  const petName = p["defaultPetName"];
+  if (petName !== undefined && (typeof petName !== "string" || nameFromString(petName) === null)) {
+    problems.push("defaultPetName must be a valid pet name (1 to 31 bytes of UTF-8)");
+  }
+  if (p["notes"] !== undefined && typeof p["notes"] !== "string") problems.push("notes must be a string");
+  return problems;
+}
