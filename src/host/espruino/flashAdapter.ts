@@ -1,0 +1,47 @@
+/**
+ * The storage Flash interface over Espruino's require("Flash") (or anything shaped like it, such
+ * as the firmware's RawFlash capability). Espruino's calls return nothing and may throw; here every
+ * call reports a status. Write errors are invisible on the ESP32 port, which is why SlotLog reads
+ * back everything it writes.
+ */
+import { Flash, FlashRead, FlashStatus } from "../../storage/flash";
+
+/** The three calls of Espruino's Flash module the log needs. */
+export interface EspruinoFlashModule {
+  read(length: number, addr: number): Uint8Array;
+  write(data: Uint8Array, addr: number): void;
+  erasePage(addr: number): void;
+}
+
+/** Wraps `mod` (e.g. require("Flash")); `pageSize` is the erase unit (4096 on ESP32, 1024 on Linux). */
+export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): Flash {
+  return {
+    sectorSize: pageSize,
+    read: function (length: number, address: number): FlashRead {
+      try {
+        const b = mod.read(length, address);
+        // Espruino returns a Uint8Array copy; anything else (or a short read) is a failure.
+        if (!(b instanceof Uint8Array) || b.length !== length) return { status: "read-failed", bytes: null };
+        return { status: "ok", bytes: b };
+      } catch (e) {
+        return { status: "read-failed", bytes: null };
+      }
+    },
+    write: function (data: Uint8Array, address: number): FlashStatus {
+      try {
+        mod.write(data, address);
+        return "ok";
+      } catch (e) {
+        return "write-failed";
+      }
+    },
+    erasePage: function (address: number): FlashStatus {
+      try {
+        mod.erasePage(address);
+        return "ok";
+      } catch (e) {
+        return "erase-failed";
+      }
+    },
+  };
+}
