@@ -1,0 +1,373 @@
+/**
+ * The firmware: boot, the device loop, the save policy, the button, the LED, the display and the
+ * `pet` console object, as startPet(board, env).
+ *
+ * It reads no global: everything the machine offers comes in `env` (see env.ts), so the same code
+ * runs on the ESP32, on the Linux build of the interpreter and, with fakes, in Node's tests.
+ *
+ * Nothing the owner types or the flash holds may stop the pet: every way in (the tick, the button,
+ * each console method) catches what it calls, prints one line and carries on. Storage problems are
+ * statuses, printed as lines, never exceptions.
+ */
+import { createWorld } from "../src/core/world";
+import { updateWorld } from "../src/core/rules";
+import { nameFromString, nameToString } from "../src/core/name";
+import { bytesToHex, hexToBytes } from "../src/core/hex";
+import { u64FromNumber, u64ToDecimal, U64_ZERO, type U64 } from "../src/core/u64";
+import type { PetEvent, World } from "../src/core/types";
+import { loadWorld, saveWorld } from "../src/save/codec";
+import { describeStatus } from "../src/save/status";
+import type { PetEnv } from "./env";
+import { tickDeltaMs, wallClockMs } from "./clock";
+import { createSaveState, noteSaveAttempt, saveDue } from "./savePolicy";
+import { createButtonMachine, BUTTON_DEBOUNCE_MS } from "./button";
+import { openPetStore, type PetStore } from "./store";
+import { errorText, petStatus, statusLine, type PetStatus } from "./report";
+import { createDisplay, type PetDisplay } from "./display";
+import type { PetBoard } from "./board";
+
+/** The loop's period. Each tick adds the measured time, so a late tick loses nothing. */
+export const TICK_MS = 1000;
+export const FALLBACK_PET_NAME = "Pip";
+
+/** The console object published as the global `pet`. Every method returns instead of throwing. */
+export interface PetConsole {
+  status(): PetStatus | null;
+  save(): string;
+  interact(): string;
+  rename(name: string): string;
+  hatch(name?: string): string;
+  exportHex(): string;
+  importHex(hex: string): string;
+}
+
+/** A running pet, for the entry point and the tests. */
+export interface PetApp {
+  pet: PetConsole;
+  /** The boot line, as printed. */
+  bootLine: string;
+  /** One loop step (the interval calls this). */
+  tick(): void;
+  /** Stops the loop (tests; the device never stops). */
+  stop(): void;
+  /** The live world (tests). */
+  world(): World;
+}
+
+export function startPet(board: PetBoard, env: PetEnv): PetApp {
+  function print(line: string): void {
+    try {
+      env.print(line);
+    } catch (e) {
+      // Nowhere left to report to.
+    }
+  }
+
+  let defaultName = nameFromString(typeof board.defaultPetName === "string" ? board.defaultPetName : "");
+  if (defaultName === null) defaultName = nameFromString(FALLBACK_PET_NAME) as Uint8Array;
+  const defaultNameBytes: Uint8Array = defaultName;
+
+  let world = createWorld(defaultNameBytes) as World;
+  /** The stamp of the last save written or restored ("savedAtMs" of pet.status()). */
+  let savedAt: U64 = U64_ZERO;
+  let store: PetStore | null = null;
+  let display: PetDisplay | null = null;
+  let lastTime = env.getTime();
+  /** Sum of the clamped deltas: the save policy's clock, immune to the clock being set. */
+  let uptime = 0;
+  const saves = createSaveState();
+  /** What the screen or the last status line shows, to print or redraw only on change. */
+  let shownKey = "";
+  /** The last refused update's status, so a stuck world prints once rather than every second. */
+  let lastRefusal = "";
+  let interval: unknown = null;
+
+  function wallNow(): number {
+    return wallClockMs(env.dateNow());
+  }
+
+  /** Encodes and writes the world now. Returns "ok" or why not; never prints. */
+  function writeSave(): string {
+    const stamp = wallNow();
+    const encoded = saveWorld(world, stamp);
+    let status: string = encoded.status;
+    if (encoded.status === "ok" && encoded.bytes !== null) {
+      if (store === null) status = "no-storage";
+      else {
+        try {
+          status = store.save(encoded.bytes);
+        } catch (e) {
+          status = "storage-error " + errorText(e);
+        }
+      }
+    }
+    noteSaveAttempt(saves, uptime, status === "ok");
+    if (status === "ok") savedAt = u64FromNumber(stamp) || U64_ZERO;
+    return status;
+  }
+
+  function shownKeyOf(w: World): string {
+    return w.activity + "/" + w.expression + "/" + bytesToHex(w.name);
+  }
+
+  /**
+   * Brings the outside up to date after anything happened. `note` is "" or what a save did. With a
+   * display the picture is redrawn when it changed and only failures are printed; without one a
+   * status line is printed on every change and every save.
+   */
+  function refresh(note: string): void {
+    const key = shownKeyOf(world);
+    const changed = key !== shownKey;
+    shownKey = key;
+    if (display !== null) {
+      if (changed && !display.show(world)) display = null; // it printed why; lines from now on
+      if (note !== "" && note !== "saved") print(statusLine(world, note));
+      return;
+    }
+    if (changed || note !== "") print(statusLine(world, note));
+  }
+
+  function saveAndReport(): string {
+    const status = writeSave();
+    refresh(status === "ok" ? "saved" : "save failed: " + status);
+    return status;
+  }
+
+  /** Advances the world by the time since the last call, then applies `event`. */
+  function advance(event?: PetEvent): string {
+    const now = env.getTime();
+    let delta = 0;
+    if (typeof now === "number" && now === now) {
+      delta = tickDeltaMs(now - lastTime);
+      lastTime = now;
+    }
+    uptime += delta;
+    const before = world.activity;
+    const status = updateWorld(world, delta, event);
+    if (status !== "ok") {
+      if (status !== lastRefusal) print("update refused: " + status);
+      lastRefusal = status;
+      return status;
+    }
+    lastRefusal = "";
+    saves.dirty = true;
+    if (world.activity !== before) saves.requested = "activity";
+    return status;
+  }
+
+  function saveIfDue(): boolean {
+    if (saveDue(saves, uptime) === null) return false;
+    saveAndReport();
+    return true;
+  }
+
+  function tick(): void {
+    try {
+      advance();
+      if (!saveIfDue()) refresh("");
+    } catch (e) {
+      print("pet: tick failed: " + errorText(e));
+    }
+  }
+
+  function interact(): string {
+    const status = advance("interact");
+    if (status !== "ok") return status;
+    saves.requested = "interact";
+    if (!saveIfDue()) refresh("");
+    return "ok";
+  }
+
+  /** Replaces the world with a new pet and writes it at once. */
+  function hatch(name?: string): string {
+    const bytes = name === undefined ? defaultNameBytes : nameFromString(name);
+    if (bytes === null) return "bad-name";
+    world = createWorld(bytes) as World;
+    saves.dirty = true;
+    return saveAndReport();
+  }
+
+  function rename(name: string): string {
+    const bytes = nameFromString(name);
+    if (bytes === null) return "bad-name";
+    world.name = bytes;
+    saves.dirty = true;
+    return saveAndReport();
+  }
+
+  function saveNow(): string {
+    advance();
+    return saveAndReport();
+  }
+
+  function exportHex(): string {
+    const encoded = saveWorld(world, wallNow());
+    return encoded.bytes !== null ? bytesToHex(encoded.bytes) : encoded.status;
+  }
+
+  function importHex(hex: string): string {
+    const bytes = typeof hex === "string" ? hexToBytes(hex.replace(/\s+/g, "")) : null;
+    if (bytes === null) {
+      print("import rejected: bad-hex (not an even number of hex digits)");
+      return "bad-hex";
+    }
+    const loaded = loadWorld(bytes, wallNow());
+    if (loaded.status !== "ok" || loaded.world === null) {
+      print("import rejected: " + loaded.status + " (" + describeStatus(loaded.status) + ")");
+      return loaded.status;
+    }
+    world = loaded.world;
+    saves.dirty = true;
+    print("imported " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount));
+    return saveAndReport();
+  }
+
+  /** Wraps a console method: a throw becomes a printed line and the status "error". */
+  function guarded(what: string, fn: () => string): string {
+    try {
+      return fn();
+    } catch (e) {
+      print("pet." + what + " failed: " + errorText(e));
+      return "error";
+    }
+  }
+
+  const pet: PetConsole = {
+    status: function () {
+      try {
+        return petStatus(world, savedAt);
+      } catch (e) {
+        print("pet.status failed: " + errorText(e));
+        return null;
+      }
+    },
+    save: function () {
+      return guarded("save", saveNow);
+    },
+    interact: function () {
+      return guarded("interact", interact);
+    },
+    rename: function (name: string) {
+      return guarded("rename", function () {
+        return rename(name);
+      });
+    },
+    hatch: function (name?: string) {
+      return guarded("hatch", function () {
+        return hatch(name);
+      });
+    },
+    exportHex: function () {
+      return guarded("exportHex", exportHex);
+    },
+    importHex: function (hex: string) {
+      return guarded("importHex", function () {
+        return importHex(hex);
+      });
+    },
+  };
+
+  /** Writes the newly hatched pet so that the next boot restores it; a failure joins the boot line. */
+  function firstSave(line: string): string {
+    saves.dirty = true;
+    const status = writeSave();
+    return status === "ok" ? line : line + "; first save failed: " + status;
+  }
+
+  /** Opens the region and restores the newest save or hatches; returns the boot line. */
+  function boot(): string {
+    const petName = nameToString(defaultNameBytes);
+    try {
+      const opened = openPetStore(env.flash, board.petRegion);
+      store = opened.store;
+      if (store === null) return "storage unavailable: " + opened.status + ", hatched " + petName + " (not saved)";
+      const found = store.restore();
+      if (found.payload !== null) {
+        const loaded = loadWorld(found.payload, wallNow());
+        if (loaded.status === "ok" && loaded.world !== null) {
+          world = loaded.world;
+          savedAt = loaded.savedAt;
+          const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
+          return "restored " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away;
+        }
+        return firstSave("save rejected: " + loaded.status + ", hatched " + petName);
+      }
+      return firstSave("no save found: " + found.reason + ", hatched " + petName);
+    } catch (e) {
+      store = null;
+      return "storage unavailable: " + errorText(e) + ", hatched " + petName + " (not saved)";
+    }
+  }
+
+  function setLed(on: boolean): void {
+    const led = board.led;
+    if (led === undefined || env.digitalWrite === undefined) return;
+    try {
+      env.digitalWrite(led.pin, on ? 1 : 0);
+    } catch (e) {
+      print("led failed: " + errorText(e));
+    }
+  }
+
+  function setUpButton(): void {
+    const button = board.button;
+    if (button === undefined || env.setWatch === undefined) return;
+    const machine = createButtonMachine(env, button.activeLow !== false, {
+      onShortPress: function () {
+        pet.interact();
+      },
+      onLongPress: function () {
+        pet.hatch();
+      },
+      onLongPressReached: function () {
+        setLed(true);
+      },
+      onRelease: function () {
+        setLed(false);
+      },
+    });
+    env.setWatch(
+      function (e) {
+        try {
+          machine.onEdge(!!e.state, e.time);
+        } catch (err) {
+          print("button failed: " + errorText(err));
+        }
+      },
+      button.pin,
+      { repeat: true, edge: "both", debounce: BUTTON_DEBOUNCE_MS },
+    );
+  }
+
+  // Boot: the display first (so the pet appears as soon as it exists), then storage, then the rest.
+  display = createDisplay(board, env, print);
+  const bootLine = boot();
+  print(bootLine);
+  shownKey = shownKeyOf(world); // the boot line said it all; no status line until something changes
+  if (display !== null && !display.show(world)) display = null;
+  try {
+    setLed(false);
+    setUpButton();
+  } catch (e) {
+    print("button unavailable: " + errorText(e));
+  }
+  try {
+    env.publish("pet", pet);
+  } catch (e) {
+    print("pet console unavailable: " + errorText(e));
+  }
+  interval = env.setInterval(tick, TICK_MS);
+
+  return {
+    pet: pet,
+    bootLine: bootLine,
+    tick: tick,
+    stop: function () {
+      if (interval !== null) env.clearInterval(interval);
+      interval = null;
+    },
+    world: function () {
+      return world;
+    },
+  };
+}

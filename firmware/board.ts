@@ -1,0 +1,24 @@
+/**
+ * The fields of the board profile (firmware/boardProfile.ts, chosen at build time) that the firmware
+ * reads. Declared here as a structural subset so the firmware and its tests do not depend on how
+ * the profile is validated or built: any BoardProfile is a PetBoard.
+ */
+import type { PinId } from "./env";
+
+export interface PetBoard {
+  name?: string;
+  /** The reserved flash region holding the slot log: absolute address, size, erase page size. */
+  petRegion: { address: number; size: number; pageSize: number };
+  /** A push button; activeLow (the default) means pressed reads 0, like the ESP32's BOOT (D0). */
+  button?: { pin: PinId; activeLow?: boolean };
+  /** A LED driven high to light (the ESP32 DevKit's D2). */
+  led?: { pin: PinId };
+  display?: {
+    driver: string;
+    width: number;
+    height: number;
+    i2c: { scl: PinId; sda: PinId; bitrate?: number };
+    address: number;
+  };
+  defaultPetName?: string;
+}

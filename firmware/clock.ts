@@ -1,0 +1,39 @@
+/**
+ * The two clocks the firmware reads, and how little it trusts them.
+ *
+ * getTime() drives the world: each tick adds the measured difference. It is not monotonic on
+ * Espruino: setTime (the uploader's -t), SNTP and E.setTimeZone-style corrections move it by years at
+ * once, so a difference outside 0..MAX_TICK_DELTA_MS is the clock being set, never time the pet lived.
+ *
+ * Date.now() is only used as a wall clock (the save stamp and the absence rule) and only when it is
+ * plausible: an ESP32 that nobody gave the time to counts from 1970, which must read as "unknown" (0).
+ */
+
+/** The longest step one tick may add. A tick is due every second; a minute covers any stall. */
+export const MAX_TICK_DELTA_MS = 60000;
+
+/** 2024-01-01T00:00:00Z: any wall clock before this was never set (the project did not exist). */
+export const WALL_CLOCK_MIN_MS = 1704067200000;
+/** 2100-01-01T00:00:00Z: any wall clock at or after this is a garbage setting, not the date. */
+export const WALL_CLOCK_MAX_MS = 4102444800000;
+
+/**
+ * Milliseconds to add to the world for a getTime() difference in seconds: rounded, and clamped to
+ * 0..MAX_TICK_DELTA_MS so that a clock set backwards adds nothing and one set forwards adds at most
+ * a minute. NaN or infinities (a broken clock) add nothing.
+ */
+export function tickDeltaMs(seconds: number): number {
+  if (typeof seconds !== "number" || !(seconds > 0)) return 0; // negative, zero and NaN
+  const ms = Math.round(seconds * 1000);
+  return ms > MAX_TICK_DELTA_MS ? MAX_TICK_DELTA_MS : ms;
+}
+
+/** True when `ms` looks like a real date: WALL_CLOCK_MIN_MS <= ms < WALL_CLOCK_MAX_MS. */
+export function isPlausibleWallClock(ms: number): boolean {
+  return typeof ms === "number" && ms >= WALL_CLOCK_MIN_MS && ms < WALL_CLOCK_MAX_MS;
+}
+
+/** The wall clock in whole ms when plausible, else 0 ("no absolute time", as the save format says). */
+export function wallClockMs(dateNowMs: number): number {
+  return isPlausibleWallClock(dateNowMs) ? Math.floor(dateNowMs) : 0;
+}

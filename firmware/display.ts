@@ -1,0 +1,55 @@
+/**
+ * The pet on an SSD1306 panel: sets up I2C, the panel and a 1-bit Graphics buffer, and draws the pet
+ * into it whenever the firmware asks. Any failure turns the display off with one printed line; the
+ * firmware then falls back to console status lines.
+ */
+import { nameToString } from "../src/core/name";
+import type { World } from "../src/core/types";
+import { createSsd1306 } from "../src/host/espruino/ssd1306";
+import type { PetBoard } from "./board";
+import type { PetEnv } from "./env";
+import { drawPet } from "./face";
+import { activityName, errorText } from "./report";
+
+/** Default I2C clock: the SSD1306 handles 400 kHz, which sends a 1 KiB frame in about 25 ms. */
+const DEFAULT_I2C_BITRATE = 400000;
+
+export interface PetDisplay {
+  /** Draws `world` and sends it; false (after printing why) when the panel failed. */
+  show(world: World): boolean;
+}
+
+/** The display for the board, or null when it has none, the env cannot drive one, or setup failed. */
+export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string) => void): PetDisplay | null {
+  const d = board.display;
+  if (d === undefined) return null;
+  if (d.driver !== "ssd1306-i2c") {
+    print("display unavailable: unknown driver " + d.driver);
+    return null;
+  }
+  if (env.setupI2C === undefined || env.createGraphics === undefined) {
+    print("display unavailable: no I2C or Graphics here");
+    return null;
+  }
+  try {
+    const bitrate = typeof d.i2c.bitrate === "number" ? d.i2c.bitrate : DEFAULT_I2C_BITRATE;
+    const i2c = env.setupI2C(d.i2c.scl, d.i2c.sda, bitrate);
+    const panel = createSsd1306(i2c, d.address, d.width, d.height);
+    const g = env.createGraphics(d.width, d.height);
+    return {
+      show: function (world: World): boolean {
+        try {
+          drawPet(g, nameToString(world.name), world.expression, activityName(world.activity));
+          panel.flush(g.buffer);
+          return true;
+        } catch (e) {
+          print("display failed: " + errorText(e) + "; status lines from now on");
+          return false;
+        }
+      },
+    };
+  } catch (e) {
+    print("display unavailable: " + errorText(e));
+    return null;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * What the firmware needs from the machine it runs on, as one plain object of capabilities.
+ *
+ * startPet never reads a global: on the device src/host/espruino/env.ts builds this object from
+ * Espruino's globals, tests build it from fakes, and a desktop host can build it from its own
+ * emulation. Every capability here is one Espruino API (named beside it), nothing more, so that an
+ * emulator has a short, exact list to provide.
+ */
+
+/** A pin as the board profile names it ("D0"); Espruino accepts pin names wherever it takes a pin. */
+export type PinId = string | number;
+
+/** The part of require("Flash") the pet uses. Addresses are absolute flash addresses. */
+export interface RawFlash {
+  /** Flash.read(length, addr): a copy of the bytes. */
+  read(length: number, addr: number): Uint8Array;
+  /** Flash.write(data, addr): NOR programming (bits can only be cleared); returns nothing. */
+  write(data: Uint8Array, addr: number): void;
+  /** Flash.erasePage(addr): sets the whole sector containing addr to 0xFF. */
+  erasePage(addr: number): void;
+}
+
+/** The object setWatch hands its callback. `time` is getTime() at the (debounced) edge. */
+export interface WatchEvent {
+  state: boolean;
+  time: number;
+}
+
+export interface WatchOptions {
+  repeat: boolean;
+  edge: "both" | "rising" | "falling";
+  debounce: number;
+}
+
+/** I2C1 after I2C1.setup(): only writeTo is used. writeTo(addr, ...data) concatenates its data arguments. */
+export interface I2CBus {
+  writeTo(address: number, a: number | number[] | Uint8Array, b?: number | number[] | Uint8Array): void;
+}
+
+/**
+ * The subset of Espruino's Graphics the firmware draws with. Keep it this small: the desktop host
+ * emulates exactly these calls. Colours are 0 or 1 on the 1-bit buffer; the font is the default one
+ * (4x6 pixels per character).
+ */
+export interface GraphicsLike {
+  clear(): unknown;
+  setColor(c: number): unknown;
+  setPixel(x: number, y: number, c?: number): unknown;
+  drawLine(x1: number, y1: number, x2: number, y2: number): unknown;
+  drawRect(x1: number, y1: number, x2: number, y2: number): unknown;
+  fillRect(x1: number, y1: number, x2: number, y2: number): unknown;
+  drawCircle(x: number, y: number, r: number): unknown;
+  fillCircle(x: number, y: number, r: number): unknown;
+  drawString(text: string, x: number, y: number): unknown;
+  getWidth(): number;
+  getHeight(): number;
+  /** The pixel memory: with vertical_byte, byte (page * width + x) holds 8 rows of column x. */
+  buffer: ArrayBuffer;
+}
+
+export interface PetEnv {
+  /** console.log: one line to the console. */
+  print(line: string): void;
+  /** getTime(): seconds as a float. Jumps when the clock is set (setTime, the uploader's -t, SNTP). */
+  getTime(): number;
+  /** Date.now(): wall-clock ms (fractional on Espruino); near 0 until something sets the time. */
+  dateNow(): number;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(id: unknown): void;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+  /** require("Flash"). */
+  flash: RawFlash;
+  /** setWatch(fn, pin, options). Absent where there are no pins. */
+  setWatch?: (fn: (e: WatchEvent) => void, pin: PinId, options: WatchOptions) => unknown;
+  /** digitalWrite(pin, value). Absent where there are no pins. */
+  digitalWrite?: (pin: PinId, value: number) => void;
+  /** I2C1.setup({scl, sda, bitrate}) then I2C1 itself. Absent where there is no I2C. */
+  setupI2C?: (scl: PinId, sda: PinId, bitrate: number) => I2CBus;
+  /** Graphics.createArrayBuffer(width, height, 1, {vertical_byte: true}). */
+  createGraphics?: (width: number, height: number) => GraphicsLike;
+  /** Makes `value` a console global named `name` (the `pet` object). */
+  publish(name: string, value: unknown): void;
+}

@@ -1,0 +1,107 @@
+/**
+ * The pet's save slot as the firmware sees it: restore the newest good payload or say why there is
+ * none, and write a payload. Underneath is the storage layer's SlotLog over the board's reserved
+ * region (docs/storage.md), on the device's flash via the Espruino adapter.
+ */
+import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
+import { loadWorld } from "../src/save/codec";
+import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
+import type { Flash } from "../src/storage/flash";
+import type { RawFlash } from "./env";
+
+export interface Restored {
+  /** The newest payload that decodes, or null. */
+  payload: Uint8Array | null;
+  /** Why there is no payload, for the boot line ("region empty", ...); "ok" otherwise. */
+  reason: string;
+}
+
+export interface PetStore {
+  restore(): Restored;
+  /** Writes the payload as the newest save: "ok" or a storage status (plus its explanation). */
+  save(payload: Uint8Array): string;
+}
+
+export interface OpenedStore {
+  store: PetStore | null;
+  /** "ok", or why the region cannot be used. */
+  status: string;
+}
+
+/**
+ * A payload the slot log may hand back: one the codec accepts, judged without a wall clock so that
+ * the judgement does not depend on when the device boots. A save that passes the CRC but that this
+ * firmware cannot read (an unknown activity, say) is skipped in favour of the one before it.
+ */
+function isLoadablePayload(payload: Uint8Array): boolean {
+  return loadWorld(payload, 0).status === "ok";
+}
+
+/** Short words for the slot log's "no payload" statuses; the log's message follows in brackets. */
+const NO_SAVE_WORDS: { [status: string]: string } = {
+  empty: "region empty",
+  "no-log": "region holds no pet log",
+  "no-valid-save": "no readable save",
+  "read-failed": "flash read failed",
+};
+
+/**
+ * `flash` limited to the region: anything outside it is "out-of-range" and never reaches the device.
+ * The slot log only addresses its region, so this is a guard against bugs, worth having because the
+ * Linux build of the interpreter stops on an assertion for flash outside its file and a stray erase
+ * on the ESP32 could hit the firmware's own Storage.
+ */
+function regionOnly(flash: Flash, region: { address: number; size: number }): Flash {
+  const lo = region.address;
+  const hi = region.address + region.size;
+  function inside(address: number, length: number): boolean {
+    return address >= lo && length >= 0 && address + length <= hi;
+  }
+  return {
+    sectorSize: flash.sectorSize,
+    read: function (length, address) {
+      return inside(address, length) ? flash.read(length, address) : { status: "out-of-range", bytes: null };
+    },
+    write: function (data, address) {
+      return inside(address, data.length) ? flash.write(data, address) : "out-of-range";
+    },
+    erasePage: function (address) {
+      return inside(address, 1) ? flash.erasePage(address) : "out-of-range";
+    },
+  };
+}
+
+/**
+ * Opens the slot log over `region`, one log sector per flash page (16 sectors of 4 KiB on the
+ * ESP32). Nothing is read until restore() or save().
+ */
+export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }): OpenedStore {
+  const flash = regionOnly(flashFromEspruino(raw, region.pageSize), region);
+  const created = createSlotLog({
+    flash: flash,
+    address: region.address,
+    size: region.size,
+    sectorSize: region.pageSize,
+    isValidPayload: isLoadablePayload,
+  });
+  if (created.status !== "ok" || created.log === null) {
+    return { store: null, status: created.status + " (" + created.message + ")" };
+  }
+  const log: SlotLog = created.log;
+  return {
+    status: "ok",
+    store: {
+      restore: function (): Restored {
+        const r = log.load();
+        if (r.status === "ok" && r.payload !== null) return { payload: r.payload, reason: "ok" };
+        const words = NO_SAVE_WORDS[r.status];
+        if (r.status === "empty") return { payload: null, reason: words as string };
+        return { payload: null, reason: (typeof words === "string" ? words : r.status) + " (" + r.message + ")" };
+      },
+      save: function (payload: Uint8Array): string {
+        const r = log.save(payload);
+        return r.status === "ok" ? "ok" : r.status + " (" + r.message + ")";
+      },
+    },
+  };
+}

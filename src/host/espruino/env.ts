@@ -1,0 +1,82 @@
+/**
+ * THE one module that reads Espruino's globals. Everything else in the firmware gets these
+ * capabilities through the PetEnv object built here (firmware/env.ts), which keeps the list of
+ * interpreter APIs the pet depends on short, visible and emulatable. The complete list:
+ *
+ *   require("Flash")            read(length, addr), write(data, addr), erasePage(addr)
+ *   getTime()                   seconds, float: the loop's clock
+ *   Date.now()                  wall-clock ms: save stamps and the absence rule, when plausible
+ *   setInterval / clearInterval the 1 s loop
+ *   setTimeout / clearTimeout   the long-press feedback timer
+ *   setWatch(fn, pin, opts)     the button (edge "both", debounce 50 ms, repeat)
+ *   digitalWrite(pin, value)    the LED
+ *   I2C1.setup({scl, sda, bitrate}), I2C1.writeTo(addr, ...)   the SSD1306 panel
+ *   Graphics.createArrayBuffer(w, h, 1, {vertical_byte: true}) the frame buffer (subset: see GraphicsLike)
+ *   console.log                 console lines
+ *   global                      publishing `pet`
+ *   E.CRC32                     read by src/save/crc32.ts, not here: the codec uses it when present
+ *
+ * Functions that the board has no hardware for (no I2C1 on the Linux build, say) are left out of the
+ * env rather than failing later.
+ */
+import type { GraphicsLike, I2CBus, PetEnv, PinId, RawFlash, WatchEvent, WatchOptions } from "../../../firmware/env";
+
+// Module-local ambient names: they resolve to the interpreter's globals at run time.
+declare const require: (name: string) => unknown;
+declare const getTime: () => number;
+declare const setWatch: ((fn: (e: WatchEvent) => void, pin: PinId, options: WatchOptions) => unknown) | undefined;
+declare const digitalWrite: ((pin: PinId, value: number) => void) | undefined;
+declare const I2C1: { setup(options: { scl: PinId; sda: PinId; bitrate: number }): void } & I2CBus;
+declare const Graphics: {
+  createArrayBuffer(width: number, height: number, bpp: number, options: { vertical_byte: boolean }): GraphicsLike;
+};
+declare const global: { [name: string]: unknown };
+// Declared here too because the firmware is type-checked against lib ES5 with no host typings.
+declare const console: { log(line: string): void };
+declare function setInterval(fn: () => void, ms: number): unknown;
+declare function clearInterval(id: unknown): void;
+declare function setTimeout(fn: () => void, ms: number): unknown;
+declare function clearTimeout(id: unknown): void;
+
+/** The PetEnv for the interpreter this code runs on. */
+export function espruinoEnv(): PetEnv {
+  const env: PetEnv = {
+    print: function (line: string) {
+      console.log(line);
+    },
+    getTime: function () {
+      return getTime();
+    },
+    dateNow: function () {
+      return Date.now();
+    },
+    setInterval: function (fn: () => void, ms: number) {
+      return setInterval(fn, ms);
+    },
+    clearInterval: function (id: unknown) {
+      clearInterval(id);
+    },
+    setTimeout: function (fn: () => void, ms: number) {
+      return setTimeout(fn, ms);
+    },
+    clearTimeout: function (id: unknown) {
+      clearTimeout(id);
+    },
+    flash: require("Flash") as RawFlash,
+    publish: function (name: string, value: unknown) {
+      global[name] = value;
+    },
+  };
+  if (typeof setWatch === "function") env.setWatch = setWatch;
+  if (typeof digitalWrite === "function") env.digitalWrite = digitalWrite;
+  if (typeof I2C1 !== "undefined" && typeof Graphics !== "undefined") {
+    env.setupI2C = function (scl: PinId, sda: PinId, bitrate: number): I2CBus {
+      I2C1.setup({ scl: scl, sda: sda, bitrate: bitrate });
+      return I2C1;
+    };
+    env.createGraphics = function (width: number, height: number): GraphicsLike {
+      return Graphics.createArrayBuffer(width, height, 1, { vertical_byte: true });
+    };
+  }
+  return env;
+}
