@@ -1,0 +1,230 @@
+/**
+ * `npm start`: the firmware bundle running in the Espruino host (espruinoHost.ts) over a region
+ * image file, with the terminal as the OLED, the keyboard as the button, and a line log when stdout
+ * is not a terminal.
+ *
+ * On a terminal: the screen is redrawn in place (screen.ts) and keys act at once (raw mode).
+ * Otherwise: one line per change: the firmware's console lines, "saved: updates N ..." whenever a
+ * new save is in the image (read back, so it is durable), "pet: ..." when name, activity or
+ * expression change. Keys may then come as characters on stdin (a pipe), which scripts and tests use.
+ */
+import { createEspruinoHost, describeError, type EspruinoHost, type HostBoard, type PetGlobal } from "./espruinoHost";
+import { readCurrentSave, type CurrentSave } from "./currentSave";
+import { openRegionFile, type OpenedRegion } from "./regionFlash";
+import { redrawSequence, screenLines, type PixelStyle, type ScreenInfo } from "./screen";
+import { createKeyHandler, type KeyActions } from "./keys";
+
+export interface DesktopOptions {
+  /** The firmware bundle's source and a name for stack traces. */
+  code: string;
+  bundleName: string;
+  board: HostBoard;
+  imagePath: string;
+  speed: number;
+  style: PixelStyle;
+  input: NodeJS.ReadStream | NodeJS.ReadableStream;
+  output: NodeJS.WriteStream | NodeJS.WritableStream;
+  /** Draw the screen (true on a terminal) or print lines. */
+  screen: boolean;
+}
+
+export interface DesktopRun {
+  host: EspruinoHost;
+  /** Resolves with the exit code when the desktop quits (q, Ctrl-C, SIGTERM/SIGINT, a crash at boot). */
+  done: Promise<number>;
+}
+
+const CONSOLE_LINES_SHOWN = 3;
+const REDRAW_MS = 100;
+const STATUS_POLL_MS = 250;
+
+export function runDesktop(o: DesktopOptions): DesktopRun {
+  const write = (s: string): void => {
+    o.output.write(s);
+  };
+  const consoleTail: string[] = [];
+  let region: OpenedRegion;
+  let finish: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+
+  function line(text: string): void {
+    if (o.screen) {
+      consoleTail.push(text);
+      while (consoleTail.length > CONSOLE_LINES_SHOWN) consoleTail.shift();
+    } else write(text + "\n");
+  }
+
+  region = openRegionFile(o.imagePath, o.board.petRegion.size, o.board.petRegion.pageSize);
+  const regionForLog = { address: 0, size: o.board.petRegion.size, pageSize: o.board.petRegion.pageSize };
+  let lastSave: CurrentSave | null = readCurrentSave(region.flash, regionForLog);
+  let lastSaveClock = "";
+  let saveCheckPending = false;
+
+  function checkSave(): void {
+    saveCheckPending = false;
+    const now = readCurrentSave(region.flash, regionForLog);
+    if (now === null) return;
+    if (lastSave !== null && now.sector === lastSave.sector && now.slot === lastSave.slot && now.seq === lastSave.seq) return;
+    lastSave = now;
+    lastSaveClock = new Date().toTimeString().slice(0, 8);
+    line("saved: updates " + now.updateCount + " (" + now.name + ", sector " + now.sector + " slot " + now.slot + ")");
+  }
+
+  let led = false;
+  const host = createEspruinoHost({
+    board: o.board,
+    flash: region.flash,
+    flashAddress: 0,
+    speed: o.speed,
+    output: line,
+    onFlashWrite: () => {
+      // A save is several writes in one go; look once they are all done.
+      if (!saveCheckPending) {
+        saveCheckPending = true;
+        setImmediate(checkSave);
+      }
+    },
+    onPinWrite: (pin, level) => {
+      if (pin === host.ledPin) led = level === 1;
+    },
+  });
+
+  let prompt = "";
+  let lastShownKey = "";
+  let redrawTimer: NodeJS.Timeout | null = null;
+  let statusTimer: NodeJS.Timeout | null = null;
+  let lastFrame = "";
+  let quitting = false;
+
+  function status(): Record<string, unknown> | null {
+    const pet = host.pet();
+    if (pet === undefined) return null;
+    try {
+      return pet.status();
+    } catch {
+      return null;
+    }
+  }
+
+  function info(): ScreenInfo {
+    const s = status() || {};
+    const str = (k: string, d: string): string => (typeof s[k] === "string" ? (s[k] as string) : d);
+    return {
+      name: str("name", "(no pet yet)"),
+      activity: str("activityName", "?"),
+      expression: str("expressionName", "?"),
+      elapsedMs: str("elapsedMs", "0"),
+      updateCount: str("updateCount", "0"),
+      lastSave: lastSave === null ? "never" : (lastSaveClock || "before start") + ", updates " + lastSave.updateCount,
+      led,
+      speed: o.speed,
+      imagePath: o.imagePath,
+      console: consoleTail.slice(),
+      prompt,
+    };
+  }
+
+  function redraw(): void {
+    const frame = redrawSequence(screenLines(host.panel, info(), o.style));
+    if (frame !== lastFrame) {
+      lastFrame = frame;
+      write(frame);
+    }
+  }
+
+  function reportChange(): void {
+    const s = status();
+    if (s === null) return;
+    const key = String(s.name) + "/" + String(s.activityName) + "/" + String(s.expressionName);
+    if (key === lastShownKey) return;
+    const first = lastShownKey === "";
+    lastShownKey = key;
+    if (!first) line("pet: " + String(s.name) + ", " + String(s.activityName) + ", " + String(s.expressionName) + ", updates " + String(s.updateCount));
+  }
+
+  function callPet(what: string, f: (p: PetGlobal) => string): void {
+    const pet = host.pet();
+    if (pet === undefined) {
+      line(what + ": the firmware published no pet object");
+      return;
+    }
+    try {
+      line(what + ": " + f(pet));
+    } catch (e) {
+      line(what + " failed: " + describeError(e));
+    }
+  }
+
+  function quit(code: number, save: boolean): void {
+    if (quitting) return;
+    quitting = true;
+    if (save) callPet("pet.save()", (p) => p.save());
+    checkSave();
+    host.stop();
+    keys.stop();
+    if (redrawTimer) clearInterval(redrawTimer);
+    if (statusTimer) clearInterval(statusTimer);
+    if (o.screen) {
+      redraw();
+      write("\x1b[?25h\r\n"); // cursor back; the last screen stays visible above the shell prompt
+    }
+    const input = o.input as NodeJS.ReadStream;
+    if (input.isTTY && typeof input.setRawMode === "function") input.setRawMode(false);
+    input.pause();
+    region.close();
+    finish(code);
+  }
+
+  const actions: KeyActions = {
+    setButton: (pressed) => host.setButton(pressed),
+    save: () => callPet("pet.save()", (p) => p.save()),
+    hatch: () => callPet("pet.hatch()", (p) => p.hatch()),
+    quit: () => quit(0, true),
+    setPrompt: (text) => {
+      prompt = text;
+      if (o.screen) redraw();
+      else if (text !== "") line(text);
+    },
+    petName: () => {
+      const s = status();
+      return s && typeof s.name === "string" ? s.name : "the pet";
+    },
+  };
+  const keys = createKeyHandler(actions);
+
+  if (o.screen) write("\x1b[?25l\x1b[2J"); // hide the cursor, clear once; redraws are in place
+  line(
+    "desktop: region image " + o.imagePath + (region.created ? " (new, erased)" : "") + ", " + o.board.petRegion.size +
+      " bytes; speed x" + o.speed,
+  );
+  try {
+    host.run(o.code, o.bundleName);
+  } catch (e) {
+    line("firmware failed to start: " + describeError(e));
+    if (o.screen) redraw();
+    quit(1, false);
+    return { host, done };
+  }
+  reportChange();
+
+  const input = o.input as NodeJS.ReadStream;
+  if (input.isTTY && typeof input.setRawMode === "function") input.setRawMode(true);
+  input.setEncoding("utf8");
+  input.on("data", (chunk: string) => {
+    for (const ch of chunk) keys.key(ch);
+  });
+  input.on("end", () => undefined); // no more keys (stdin closed): keep running
+  input.resume();
+
+  if (o.screen) {
+    redrawTimer = setInterval(redraw, REDRAW_MS);
+    redraw();
+  } else statusTimer = setInterval(reportChange, STATUS_POLL_MS);
+
+  const onSignal = (): void => quit(0, true);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return { host, done };
+}

@@ -1,0 +1,168 @@
+/**
+ * GPIO as the firmware sees it: pins by name ("D0", a Pin object, or a number), setWatch with edge,
+ * debounce and repeat, and digitalWrite. Inputs are driven by the desktop (the keyboard presses and
+ * releases the button pin); outputs are recorded so the screen can show the LED.
+ */
+
+export type Level = 0 | 1;
+
+/** The object passed to a setWatch callback, as on Espruino (time in getTime() seconds). */
+export interface SimWatchEvent {
+  state: boolean;
+  time: number;
+  lastTime: number;
+}
+
+export interface SimWatchOptions {
+  edge?: "rising" | "falling" | "both" | number;
+  debounce?: number;
+  repeat?: boolean;
+}
+
+interface Watch {
+  id: number;
+  pin: string;
+  fn: (e: SimWatchEvent) => void;
+  edge: number; // 1 rising, -1 falling, 0 both
+  debounce: number;
+  repeat: boolean;
+  lastTime: number;
+  pendingTimer: NodeJS.Timeout | null;
+}
+
+/** A pin value for the firmware's globals (D0, BTN1, LED1); prints as its name like Espruino's. */
+export class Pin {
+  constructor(readonly name: string) {}
+  toString(): string {
+    return this.name;
+  }
+  toJSON(): string {
+    return this.name;
+  }
+}
+
+/** "D0" for D0, "d0", 0 and the Pin object; null for anything that is not a pin. */
+export function pinName(pin: unknown): string | null {
+  if (pin instanceof Pin) return pin.name;
+  if (typeof pin === "number" && Number.isInteger(pin) && pin >= 0) return "D" + pin;
+  if (typeof pin === "string" && /^[A-Za-z][0-9]+$/.test(pin)) return pin.toUpperCase();
+  if (pin !== null && typeof pin === "object" && typeof (pin as { toString?: unknown }).toString === "function") {
+    const s = String(pin);
+    if (/^[A-Z][0-9]+$/.test(s)) return s;
+  }
+  return null;
+}
+
+export interface SimPins {
+  setWatch(fn: unknown, pin: unknown, options?: SimWatchOptions | number): number;
+  clearWatch(id?: unknown): void;
+  digitalWrite(pin: unknown, value: unknown): void;
+  /** Drives an input pin from outside (keyboard); fires the watches on a change of level. */
+  drive(pin: string, level: Level): void;
+  /** The level last written to or driven on a pin (inputs idle at `idle`). */
+  level(pin: string): Level;
+  /** Every digitalWrite, in order, for tests: [pin, level]. */
+  readonly writes: Array<[string, Level]>;
+  stopAll(): void;
+}
+
+/**
+ * `idleLevels` gives inputs their resting level (an active-low button with a pull-up rests at 1).
+ * `time()` is the edge time reported to callbacks; `report` prints an error thrown by a callback.
+ */
+export function createSimPins(
+  idleLevels: { [pin: string]: Level },
+  time: () => number,
+  report: (line: string) => void,
+  onWrite?: (pin: string, level: Level) => void,
+): SimPins {
+  const levels = new Map<string, Level>();
+  for (const name of Object.keys(idleLevels)) levels.set(name, idleLevels[name] as Level);
+  const watches = new Map<number, Watch>();
+  const writes: Array<[string, Level]> = [];
+  let nextId = 1;
+
+  function mustName(pin: unknown, what: string): string {
+    const name = pinName(pin);
+    if (name === null) throw new Error(what + ": not a pin: " + String(pin));
+    return name;
+  }
+
+  function fire(w: Watch, level: Level): void {
+    const now = time();
+    const e: SimWatchEvent = { state: level === 1, time: now, lastTime: w.lastTime };
+    w.lastTime = now;
+    if (!w.repeat) watches.delete(w.id);
+    try {
+      w.fn(e);
+    } catch (err) {
+      report("Uncaught " + (err instanceof Error ? err.name + ": " + err.message : String(err)));
+    }
+  }
+
+  function edgeMatches(w: Watch, level: Level): boolean {
+    return w.edge === 0 || (w.edge === 1 && level === 1) || (w.edge === -1 && level === 0);
+  }
+
+  return {
+    writes,
+    setWatch(fn: unknown, pin: unknown, options?: SimWatchOptions | number): number {
+      if (typeof fn !== "function") throw new Error("setWatch: the callback must be a function");
+      const name = mustName(pin, "setWatch");
+      const o: SimWatchOptions = typeof options === "object" && options !== null ? options : {};
+      const edge = o.edge === "rising" || o.edge === 1 ? 1 : o.edge === "falling" || o.edge === -1 ? -1 : 0;
+      const id = nextId++;
+      watches.set(id, {
+        id,
+        pin: name,
+        fn: fn as (e: SimWatchEvent) => void,
+        edge,
+        debounce: Math.max(0, Number(o.debounce) || 0),
+        repeat: o.repeat === true,
+        lastTime: time(),
+        pendingTimer: null,
+      });
+      return id;
+    },
+    clearWatch(id?: unknown): void {
+      const ids = id === undefined ? Array.from(watches.keys()) : [Number(id)];
+      for (const k of ids) {
+        const w = watches.get(k);
+        if (w && w.pendingTimer) clearTimeout(w.pendingTimer);
+        watches.delete(k);
+      }
+    },
+    digitalWrite(pin: unknown, value: unknown): void {
+      const name = mustName(pin, "digitalWrite");
+      const level: Level = value ? 1 : 0;
+      levels.set(name, level);
+      writes.push([name, level]);
+      if (onWrite) onWrite(name, level);
+    },
+    drive(pin: string, level: Level): void {
+      if (levels.get(pin) === level) return;
+      levels.set(pin, level);
+      for (const w of Array.from(watches.values())) {
+        if (w.pin !== pin) continue;
+        if (w.debounce === 0) {
+          if (edgeMatches(w, level)) fire(w, level);
+          continue;
+        }
+        // Debounce: report the edge only if the pin still holds the new level after `debounce` ms.
+        if (w.pendingTimer) clearTimeout(w.pendingTimer);
+        w.pendingTimer = setTimeout(() => {
+          w.pendingTimer = null;
+          if (levels.get(pin) === level && watches.has(w.id) && edgeMatches(w, level)) fire(w, level);
+        }, w.debounce);
+      }
+    },
+    level(pin: string): Level {
+      const l = levels.get(pin);
+      return l === undefined ? 0 : l;
+    },
+    stopAll(): void {
+      for (const w of watches.values()) if (w.pendingTimer) clearTimeout(w.pendingTimer);
+      watches.clear();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The terminal picture: the OLED as the panel shows it (Unicode braille, 2x4 pixels per character,
+ * so 128x64 fits in 64x16 and the whole screen fits an 80x24 terminal; or half blocks, 1x2 pixels
+ * per character, for terminals whose font draws braille badly), and below it the pet's name, world
+ * clock, update count, last save and the keys.
+ *
+ * Redrawn in place: cursor home, each line followed by "clear to end of line", then "clear to end of
+ * screen", so nothing flickers and a shorter screen leaves no leftovers.
+ */
+import { OLED_HEIGHT, OLED_WIDTH, type Ssd1306 } from "./ssd1306";
+
+export type PixelStyle = "braille" | "blocks";
+
+/** The panel as text lines, without a frame. */
+export function panelLines(panel: Ssd1306, style: PixelStyle): string[] {
+  const lines: string[] = [];
+  if (style === "blocks") {
+    for (let y = 0; y < OLED_HEIGHT; y += 2) {
+      let line = "";
+      for (let x = 0; x < OLED_WIDTH; x++) {
+        const top = panel.visiblePixel(x, y);
+        const bottom = panel.visiblePixel(x, y + 1);
+        line += top ? (bottom ? "█" : "▀") : bottom ? "▄" : " ";
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+  // Braille dot numbering: left column dots 1,2,3,7 and right column 4,5,6,8 (bits 0..7).
+  const BIT = [
+    [0x01, 0x08],
+    [0x02, 0x10],
+    [0x04, 0x20],
+    [0x40, 0x80],
+  ];
+  for (let y = 0; y < OLED_HEIGHT; y += 4) {
+    let line = "";
+    for (let x = 0; x < OLED_WIDTH; x += 2) {
+      let bits = 0;
+      for (let dy = 0; dy < 4; dy++) {
+        const row = BIT[dy] as number[];
+        if (panel.visiblePixel(x, y + dy)) bits |= row[0] as number;
+        if (panel.visiblePixel(x + 1, y + dy)) bits |= row[1] as number;
+      }
+      line += String.fromCharCode(0x2800 + bits);
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** What the lines under the panel show. */
+export interface ScreenInfo {
+  name: string;
+  activity: string;
+  expression: string;
+  /** World clock in ms (a decimal string, as pet.status() gives it). */
+  elapsedMs: string;
+  updateCount: string;
+  /** "never" or e.g. "15:20:01, updates 57". */
+  lastSave: string;
+  led: boolean;
+  speed: number;
+  imagePath: string;
+  /** The firmware's last console lines (most recent last). */
+  console: string[];
+  /** A question waiting for y/n, or "". */
+  prompt: string;
+}
+
+/** "2d 03:04:05" for a millisecond count given as a decimal string. */
+export function formatWorldClock(elapsedMs: string): string {
+  const ms = Number(elapsedMs);
+  if (!Number.isFinite(ms)) return elapsedMs + " ms";
+  const total = Math.floor(ms / 1000);
+  const d = Math.floor(total / 86400);
+  const h = Math.floor((total % 86400) / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n: number): string => (n < 10 ? "0" : "") + n;
+  return (d > 0 ? d + "d " : "") + two(h) + ":" + two(m) + ":" + two(s);
+}
+
+export const KEY_HELP = "space interact   h hold 5 s: long press (hatch)   H hatch now   s save   q quit";
+
+/** The whole screen as lines (no escape codes): framed panel, status lines, keys, console tail. */
+export function screenLines(panel: Ssd1306, info: ScreenInfo, style: PixelStyle): string[] {
+  const body = panelLines(panel, style);
+  const width = body.length > 0 ? (body[0] as string).length : 0;
+  const out: string[] = [];
+  out.push("┌" + "─".repeat(width) + "┐");
+  for (const l of body) out.push("│" + l + "│");
+  out.push("└" + "─".repeat(width) + "┘");
+  out.push(
+    " " + info.name + " · " + info.activity + ", " + info.expression + "   LED " + (info.led ? "●" : "○") +
+      (info.speed !== 1 ? "   speed x" + info.speed : ""),
+  );
+  out.push(" world clock " + formatWorldClock(info.elapsedMs) + "   updates " + info.updateCount + "   last save " + info.lastSave);
+  out.push(info.prompt !== "" ? " " + info.prompt : " " + KEY_HELP);
+  for (const c of info.console) out.push(" > " + c);
+  return out;
+}
+
+/** Escape codes that redraw `lines` in place. */
+export function redrawSequence(lines: string[]): string {
+  return "\x1b[H" + lines.map((l) => l + "\x1b[K").join("\r\n") + "\x1b[J";
+}
