@@ -353,6 +353,9 @@ export class SlotLog {
         const failed = this.openNextSector();
         if (failed !== null) {
           failed.erased = true;
+          // A read-back that disagrees (a write or erase the ESP32 port silently dropped) gets one
+          // more erase; an error the flash reported ends the save.
+          if (failed.status === "verify-failed" && opens < 2) continue;
           return failed;
         }
       }

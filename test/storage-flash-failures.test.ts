@@ -1,0 +1,161 @@
+/**
+ * Failures from the flash layer (a status, an adapter that throws, or a write/erase that silently
+ * does nothing, as on the ESP32 port) come back as statuses, never as exceptions, and a failed save
+ * leaves the previous save readable.
+ */
+import { describe, expect, it } from "vitest";
+import { FailureMode, NorFlashSim } from "../src/storage/norFlashSim";
+import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
+import { createSlotLog } from "../src/storage/slotLog";
+import { SMALL, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
+
+const OPS: ("read" | "write" | "erase")[] = ["read", "write", "erase"];
+const MODES: FailureMode[] = ["status", "throw", "silent"];
+
+/** A log with `count` saves in it, returned with the last payload. */
+function withSaves(count: number): { sim: NorFlashSim; last: Uint8Array } {
+  const sim = newSim(SMALL);
+  const log = openLog(sim, SMALL);
+  let last = makePayload(0);
+  for (let i = 1; i <= count; i++) {
+    last = makePayload(i);
+    log.save(last);
+  }
+  return { sim, last };
+}
+
+describe("flash failures become statuses", () => {
+  // 4 saves: the next save writes into a sector with room; 5: it erases a blank sector;
+  // 20: it erases a sector holding old saves (4 sectors x 5 slots).
+  for (const before of [4, 5, 20]) {
+    for (const op of OPS) {
+      for (const mode of MODES) {
+        if (op === "read" && mode === "silent") continue;
+        it(op + " fails (" + mode + ") at each step of a save after " + before + " saves", () => {
+          let failedSaves = 0;
+          for (let after = 0; after < 12; after++) {
+            const { sim, last } = withSaves(before);
+            const log = openLog(sim, SMALL);
+            expect(log.load().status).toBe("ok");
+            sim.injectFailure({ op, mode, after, count: 1 });
+            const next = makePayload(999);
+            const r = log.save(next);
+            sim.clearFailures();
+            expect(typeof r.status).toBe("string");
+            const boot = openLog(sim, SMALL).load();
+            expect(boot.status).toBe("ok");
+            if (r.status === "ok") {
+              expect(sameBytes(boot.payload, next)).toBe(true);
+            } else {
+              failedSaves++;
+              expect(r.message.length).toBeGreaterThan(3);
+              expect(sameBytes(boot.payload, last) || sameBytes(boot.payload, next)).toBe(true);
+            }
+            // and the log keeps working once the flash behaves again
+            const again = makePayload(1000 + after);
+            const log2 = openLog(sim, SMALL);
+            log2.load();
+            expect(log2.save(again).status).toBe("ok");
+            expect(sameBytes(openLog(sim, SMALL).load().payload, again)).toBe(true);
+          }
+          const saveErases = before !== 4;
+          if (mode !== "silent" && (op !== "erase" || saveErases)) expect(failedSaves).toBeGreaterThan(0);
+          // A write or erase that silently does nothing once is caught by the read-back and retried.
+          if (mode === "silent") expect(failedSaves).toBe(0);
+        });
+      }
+    }
+  }
+
+  it("a flash that fails every write reports write-failed or verify-failed and keeps the old save", () => {
+    for (const mode of ["status", "throw", "silent"] as FailureMode[]) {
+      const { sim, last } = withSaves(7);
+      const log = openLog(sim, SMALL);
+      log.load();
+      sim.injectFailure({ op: "write", mode });
+      for (let i = 0; i < 8; i++) {
+        const r = log.save(makePayload(500 + i));
+        expect(["write-failed", "verify-failed"]).toContain(r.status);
+      }
+      sim.clearFailures();
+      expect(sameBytes(openLog(sim, SMALL).load().payload, last)).toBe(true);
+    }
+  });
+
+  it("an erase that never works (silently) is caught by the read-back: verify-failed, old save kept", () => {
+    const { sim, last } = withSaves(20);
+    const log = openLog(sim, SMALL);
+    log.load();
+    sim.injectFailure({ op: "erase", mode: "silent" });
+    const r = log.save(makePayload(600));
+    expect(r.status).toBe("verify-failed");
+    expect(r.erased).toBe(true);
+    sim.clearFailures();
+    expect(sameBytes(openLog(sim, SMALL).load().payload, last)).toBe(true);
+  });
+
+  it("a load whose reads fail reports read-failed", () => {
+    for (const mode of ["status", "throw"] as FailureMode[]) {
+      for (let after = 0; after < 6; after++) {
+        const { sim } = withSaves(3);
+        sim.injectFailure({ op: "read", mode, after, count: 1 });
+        const boot = openLog(sim, SMALL).load();
+        if (boot.status !== "ok") expect(boot.status).toBe("read-failed");
+      }
+    }
+  });
+
+  it("the Espruino adapter turns a throwing Flash module into statuses", () => {
+    const throwing = {
+      read(): Uint8Array {
+        throw new Error("boom");
+      },
+      write(): void {
+        throw new Error("boom");
+      },
+      erasePage(): void {
+        throw new Error("boom");
+      },
+    };
+    const flash = flashFromEspruino(throwing, 512);
+    expect(flash.read(4, 0).status).toBe("read-failed");
+    expect(flash.write(new Uint8Array(4), 0)).toBe("write-failed");
+    expect(flash.erasePage(0)).toBe("erase-failed");
+    const r = createSlotLog({ flash, address: 0, size: 2048, sectorSize: 512, isValidPayload: crcValid });
+    expect(r.log?.load().status).toBe("read-failed");
+    expect(r.log?.save(makePayload(1)).status).toBe("read-failed");
+  });
+
+  it("the Espruino adapter over a working Flash-like module saves and loads", () => {
+    const sim = newSim(SMALL, { strict: true });
+    const raw = {
+      read: (length: number, addr: number) => sim.read(length, addr).bytes as Uint8Array,
+      write: (data: Uint8Array, addr: number) => void sim.write(data, addr),
+      erasePage: (addr: number) => void sim.erasePage(addr),
+    };
+    const r = createSlotLog({ ...SMALL, flash: flashFromEspruino(raw, 512), isValidPayload: crcValid });
+    const p = makePayload(77);
+    expect(r.log?.save(p).status).toBe("ok");
+    expect(sameBytes(r.log?.load().payload ?? null, p)).toBe(true);
+  });
+
+  it("a validity check that throws counts as invalid and does not escape", () => {
+    const { sim } = withSaves(3);
+    const r = createSlotLog({
+      ...SMALL,
+      flash: sim,
+      isValidPayload: () => {
+        throw new Error("bad check");
+      },
+    });
+    const boot = r.log!.load();
+    expect(boot.status).toBe("no-valid-save");
+  });
+
+  it("a payload of the wrong length is refused by name", () => {
+    const log = openLog(newSim(SMALL), SMALL);
+    const r = log.save(new Uint8Array(80));
+    expect(r.status).toBe("bad-length");
+    expect(r.message).toMatch(/84/);
+  });
+});
