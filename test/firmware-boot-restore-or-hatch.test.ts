@@ -1,0 +1,138 @@
+/**
+ * Boot: restore the newest save (with the absence rule when the wall clock is plausible) or hatch,
+ * and say which and why in exactly one line.
+ */
+import { describe, expect, it } from "vitest";
+import { startPet } from "../firmware/app";
+import { fakeEnv, newFlash, rawFlashOver, REGION, testBoard } from "./firmware-fakes";
+import { nameFromString } from "../src/core/name";
+import { createWorld } from "../src/core/world";
+import { saveWorld } from "../src/save/codec";
+
+const JUNE_2026 = Date.UTC(2026, 5, 1);
+
+describe("boot on an empty region", () => {
+  it("hatches Pip, prints one line saying why, and saves the new pet", () => {
+    const sim = newFlash();
+    const env = fakeEnv({ flash: rawFlashOver(sim) });
+    const app = startPet(testBoard(), env);
+    expect(env.lines).toEqual(["no save found: region empty, hatched Pip"]);
+    expect(app.bootLine).toBe(env.lines[0]);
+    expect(app.pet.status()?.name).toBe("Pip");
+    expect(sim.stats.writes).toBeGreaterThan(0);
+
+    // The next boot finds it.
+    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
+    startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["restored Pip, updates 0"]);
+  });
+
+  it("uses the profile's defaultPetName, and Pip when that is not a valid name", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    startPet(testBoard({ defaultPetName: "Mochi" }), env);
+    expect(env.lines).toEqual(["no save found: region empty, hatched Mochi"]);
+    const env2 = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    startPet(testBoard({ defaultPetName: "x".repeat(40) }), env2);
+    expect(env2.lines).toEqual(["no save found: region empty, hatched Pip"]);
+  });
+
+  it("publishes the pet object and starts a one-second loop", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    const app = startPet(testBoard(), env);
+    expect(env.globals["pet"]).toBe(app.pet);
+    expect(env.intervalPeriods()).toEqual([1000]);
+  });
+});
+
+describe("boot with saves present", () => {
+  it("restores the newest save and continues from it", () => {
+    const sim = newFlash();
+    const env = fakeEnv({ flash: rawFlashOver(sim) });
+    const app = startPet(testBoard(), env);
+    env.advance(10000);
+    expect(app.pet.rename("Biscuit")).toBe("ok");
+    env.advance(3000);
+    expect(app.pet.save()).toBe("ok");
+    const before = app.pet.status();
+    app.stop();
+
+    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
+    const app2 = startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["restored Biscuit, updates " + before?.updateCount]);
+    expect(app2.pet.status()).toEqual(before);
+  });
+
+  it("adds the time away when both the save and the boot know the wall clock", () => {
+    const sim = newFlash();
+    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 });
+    const app = startPet(testBoard(), env);
+    env.advance(2000);
+    expect(app.pet.save()).toBe("ok");
+    const saved = app.pet.status();
+    expect(saved?.savedAtMs).toBe(String(JUNE_2026 + 2000)); // whole ms: Date.now()'s fraction dropped
+
+    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 + 2000 + 3600000 });
+    const app2 = startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["restored Pip, updates " + saved?.updateCount + ", away 3600 s"]);
+    expect(Number(app2.pet.status()?.elapsedMs)).toBe(Number(saved?.elapsedMs) + 3600000);
+  });
+
+  it("adds nothing when the booting device has no plausible wall clock", () => {
+    const sim = newFlash();
+    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 });
+    const app = startPet(testBoard(), env);
+    expect(app.pet.save()).toBe("ok");
+    const saved = app.pet.status();
+    // An ESP32 nobody gave the time to counts from 1970.
+    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 5000 });
+    const app2 = startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["restored Pip, updates " + saved?.updateCount]);
+    expect(app2.pet.status()?.elapsedMs).toBe(saved?.elapsedMs);
+    // And saves made without a wall clock carry 0.
+    expect(app2.pet.save()).toBe("ok");
+    expect(app2.pet.status()?.savedAtMs).toBe("0");
+  });
+
+  it("says why when the region holds foreign data, and hatches", () => {
+    const sim = newFlash();
+    const junk = new Uint8Array(REGION.size);
+    for (let i = 0; i < junk.length; i++) junk[i] = (i * 7 + 3) & 0xff;
+    sim.poke(REGION.address, junk);
+    const env = fakeEnv({ flash: rawFlashOver(sim) });
+    startPet(testBoard(), env);
+    expect(env.lines.length).toBe(1);
+    expect(env.lines[0]).toMatch(/^no save found: region holds no pet log \(.+\), hatched Pip$/);
+  });
+
+  it("rejects a save the codec refuses at boot time (clock overflow from the absence) and hatches", () => {
+    // A valid payload whose world clock is at 2^64 - 1 loads without a wall clock but overflows with one.
+    const w = createWorld(nameFromString("Old") as Uint8Array)!;
+    w.elapsed = { hi: 0xffffffff, lo: 0xffffffff };
+    const bytes = saveWorld(w, JUNE_2026).bytes!;
+    const sim = newFlash();
+    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 });
+    const app = startPet(testBoard(), env);
+    expect(app.pet.importHex(Buffer.from(bytes).toString("hex"))).toBe("ok");
+    app.stop();
+
+    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 + 60000 });
+    startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["save rejected: clock-overflow, hatched Pip"]);
+  });
+
+  it("skips a damaged newest save and restores the one before it", () => {
+    const sim = newFlash();
+    const env = fakeEnv({ flash: rawFlashOver(sim) });
+    const app = startPet(testBoard(), env);
+    expect(app.pet.rename("First")).toBe("ok");
+    expect(app.pet.rename("Second")).toBe("ok");
+    // Flip one bit in the newest payload: slot 2 of sector 0 (boot save, First, Second).
+    const slotsOffset = 12 + 48;
+    const at = REGION.address + slotsOffset + 2 * 84 + 50;
+    const b = sim.read(1, at).bytes!;
+    sim.poke(at, new Uint8Array([b[0]! ^ 4]));
+    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
+    startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["restored First, updates 0"]);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The button: a short press interacts, a held press lights the LED at five seconds and hatches a new
+ * pet when released. The watch is debounced and reports both edges.
+ */
+import { describe, expect, it } from "vitest";
+import { startPet } from "../firmware/app";
+import { LONG_PRESS_MS } from "../firmware/button";
+import { fakeEnv, newFlash, pressButton, rawFlashOver, testBoard } from "./firmware-fakes";
+
+function started() {
+  const counters = { payloadWrites: 0 };
+  const env = fakeEnv({ flash: rawFlashOver(newFlash(), counters) });
+  const app = startPet(testBoard(), env);
+  return { env, app, counters };
+}
+
+describe("button", () => {
+  it("watches the profile's pin on both edges with a 50 ms debounce, repeating", () => {
+    const { env } = started();
+    expect(env.watches.length).toBe(1);
+    expect(env.watches[0]!.pin).toBe("D0");
+    expect(env.watches[0]!.options).toEqual({ repeat: true, edge: "both", debounce: 50 });
+  });
+
+  it("has no watch and no LED when the profile has no button or LED", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    startPet(testBoard({ button: undefined, led: undefined }), env);
+    expect(env.watches.length).toBe(0);
+    expect(env.ledWrites.length).toBe(0);
+  });
+
+  it("interacts on a short press and saves", () => {
+    const { env, app, counters } = started();
+    env.advance(3000);
+    const writes = counters.payloadWrites;
+    pressButton(env, 200);
+    expect(app.world().activity).toBe(3); // idle + interact = playing
+    expect(app.world().expression).toBe(1); // happy
+    expect(counters.payloadWrites).toBe(writes + 1);
+  });
+
+  it("lights the LED at five seconds, hatches on release and turns the LED off", () => {
+    const { env, app } = started();
+    expect(app.pet.rename("Old")).toBe("ok");
+    env.advance(20000);
+    expect(app.world().updateCount.lo).toBeGreaterThan(0);
+    const w = env.watches[0]!;
+    w.fn({ state: false, time: env.getTime() });
+    env.advance(LONG_PRESS_MS - 100);
+    expect(env.ledWrites.filter((x) => x.value === 1).length).toBe(0);
+    env.advance(200);
+    expect(env.ledWrites[env.ledWrites.length - 1]).toEqual({ pin: "D2", value: 1 });
+    env.advance(1000);
+    w.fn({ state: true, time: env.getTime() });
+    expect(env.ledWrites[env.ledWrites.length - 1]).toEqual({ pin: "D2", value: 0 });
+    const s = app.pet.status()!;
+    expect(s.name).toBe("Pip");
+    expect(s.updateCount).toBe("0");
+    expect(s.elapsedMs).toBe("0");
+  });
+
+  it("treats a press just under the threshold as short", () => {
+    const { env, app } = started();
+    app.pet.rename("Keep");
+    pressButton(env, LONG_PRESS_MS - 60);
+    expect(app.pet.status()!.name).toBe("Keep");
+    expect(app.world().activity).toBe(3);
+  });
+
+  it("ignores a release it never saw pressed, and a repeated press edge", () => {
+    const { env, app } = started();
+    const w = env.watches[0]!;
+    const before = app.pet.status();
+    w.fn({ state: true, time: env.getTime() });
+    expect(app.pet.status()).toEqual(before);
+    w.fn({ state: false, time: env.getTime() });
+    env.advance(3000);
+    w.fn({ state: false, time: env.getTime() });
+    env.advance(3000);
+    w.fn({ state: true, time: env.getTime() });
+    // Six seconds from the first press: a long press.
+    expect(app.pet.status()!.updateCount).toBe("0");
+  });
+
+  it("supports an active-high button", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    const app = startPet(testBoard({ button: { pin: "D5", activeLow: false } }), env);
+    const w = env.watches[0]!;
+    w.fn({ state: true, time: env.getTime() });
+    env.advance(100);
+    w.fn({ state: false, time: env.getTime() });
+    expect(app.world().activity).toBe(3);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The loop adds the measured getTime() difference, rounded to whole ms; a clock set backwards adds
+ * nothing and a clock set forwards adds at most a minute. The wall clock counts only when plausible.
+ */
+import { describe, expect, it } from "vitest";
+import { startPet } from "../firmware/app";
+import {
+  isPlausibleWallClock,
+  MAX_TICK_DELTA_MS,
+  tickDeltaMs,
+  wallClockMs,
+  WALL_CLOCK_MAX_MS,
+  WALL_CLOCK_MIN_MS,
+} from "../firmware/clock";
+import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+
+describe("tickDeltaMs", () => {
+  it("rounds seconds to whole milliseconds", () => {
+    expect(tickDeltaMs(1)).toBe(1000);
+    expect(tickDeltaMs(0.9996)).toBe(1000);
+    expect(tickDeltaMs(1.0004)).toBe(1000);
+    expect(tickDeltaMs(0.0015)).toBe(2);
+  });
+  it("clamps negative, zero, NaN and infinite differences to 0", () => {
+    expect(tickDeltaMs(-1)).toBe(0);
+    expect(tickDeltaMs(-1e9)).toBe(0);
+    expect(tickDeltaMs(0)).toBe(0);
+    expect(tickDeltaMs(NaN)).toBe(0);
+    expect(tickDeltaMs(-Infinity)).toBe(0);
+  });
+  it("clamps differences above a minute to a minute", () => {
+    expect(tickDeltaMs(60)).toBe(60000);
+    expect(tickDeltaMs(60.0004)).toBe(MAX_TICK_DELTA_MS);
+    expect(tickDeltaMs(56 * 365 * 86400)).toBe(MAX_TICK_DELTA_MS);
+    expect(tickDeltaMs(Infinity)).toBe(MAX_TICK_DELTA_MS);
+  });
+});
+
+describe("wall clock plausibility", () => {
+  it("accepts 2024-01-01 up to (not including) 2100-01-01", () => {
+    expect(WALL_CLOCK_MIN_MS).toBe(Date.UTC(2024, 0, 1));
+    expect(WALL_CLOCK_MAX_MS).toBe(Date.UTC(2100, 0, 1));
+    expect(isPlausibleWallClock(Date.UTC(2024, 0, 1))).toBe(true);
+    expect(isPlausibleWallClock(Date.UTC(2024, 0, 1) - 1)).toBe(false);
+    expect(isPlausibleWallClock(Date.UTC(2100, 0, 1) - 1)).toBe(true);
+    expect(isPlausibleWallClock(Date.UTC(2100, 0, 1))).toBe(false);
+    expect(isPlausibleWallClock(0)).toBe(false);
+    expect(isPlausibleWallClock(NaN)).toBe(false);
+  });
+  it("gives whole milliseconds or 0", () => {
+    expect(wallClockMs(Date.UTC(2026, 0, 1) + 0.999)).toBe(Date.UTC(2026, 0, 1));
+    expect(wallClockMs(12345.5)).toBe(0);
+    expect(wallClockMs(-5)).toBe(0);
+  });
+});
+
+describe("the loop", () => {
+  function started() {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    const app = startPet(testBoard(), env);
+    return { env, app, elapsed: () => Number(app.pet.status()!.elapsedMs) };
+  }
+
+  it("advances the world by the measured time", () => {
+    const { env, elapsed } = started();
+    env.advance(1000);
+    expect(elapsed()).toBe(1000);
+    env.advance(10000);
+    expect(elapsed()).toBe(11000);
+  });
+
+  it("adds nothing for a clock set backwards, then carries on from the new reading", () => {
+    const { env, app, elapsed } = started();
+    env.advance(3000);
+    const updates = Number(app.pet.status()!.updateCount);
+    env.setClockBy(-3600);
+    env.advance(1000);
+    expect(elapsed()).toBe(3000);
+    expect(Number(app.pet.status()!.updateCount)).toBe(updates + 1); // the tick ran, with delta 0
+    env.advance(1000);
+    expect(elapsed()).toBe(4000);
+  });
+
+  it("adds at most a minute for a clock set forwards by years", () => {
+    const { env, elapsed } = started();
+    env.advance(1000);
+    env.setClockBy(56 * 365 * 86400);
+    env.advance(1000);
+    expect(elapsed()).toBe(1000 + 60000);
+    env.advance(1000);
+    expect(elapsed()).toBe(62000);
+  });
+});

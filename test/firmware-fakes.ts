@@ -1,0 +1,277 @@
+/**
+ * Fake capabilities for startPet in Node: a clock and timer queue the test drives, a console that
+ * records lines, the storage engineer's NorFlashSim behind a require("Flash")-shaped object, a
+ * button pin, a LED and a Graphics/I2C pair that only offer the documented subset.
+ */
+import { NorFlashSim } from "../src/storage/norFlashSim";
+import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../firmware/env";
+import type { PetBoard } from "../firmware/board";
+
+export const REGION = { address: 0x310000, size: 65536, pageSize: 4096 };
+
+export function testBoard(extra?: Partial<PetBoard>): PetBoard {
+  return Object.assign(
+    {
+      name: "test board",
+      petRegion: REGION,
+      button: { pin: "D0", activeLow: true },
+      led: { pin: "D2" },
+    },
+    extra ?? {},
+  );
+}
+
+export function newFlash(seed?: number): NorFlashSim {
+  return new NorFlashSim({ size: REGION.size, sectorSize: REGION.pageSize, baseAddress: REGION.address, seed: seed ?? 1 });
+}
+
+/** require("Flash") over the simulator: what the sim reports as a failure is thrown, like a broken driver. */
+export function rawFlashOver(sim: NorFlashSim, counters?: { payloadWrites: number }): RawFlash {
+  return {
+    read(length: number, addr: number): Uint8Array {
+      const r = sim.read(length, addr);
+      if (r.status !== "ok" || r.bytes === null) throw new Error("Flash.read " + r.status);
+      return r.bytes;
+    },
+    write(data: Uint8Array, addr: number): void {
+      if (counters !== undefined && data.length === 84) counters.payloadWrites++;
+      const s = sim.write(data, addr);
+      if (s !== "ok") throw new Error("Flash.write " + s);
+    },
+    erasePage(addr: number): void {
+      const s = sim.erasePage(addr);
+      if (s !== "ok") throw new Error("Flash.erasePage " + s);
+    },
+  };
+}
+
+interface Timer {
+  id: number;
+  due: number;
+  period: number | null;
+  fn: () => void;
+}
+
+export interface Watch {
+  fn: (e: WatchEvent) => void;
+  pin: unknown;
+  options: WatchOptions;
+}
+
+export interface FakeGraphics extends GraphicsLike {
+  calls: string[];
+}
+
+/** Graphics with exactly the subset (anything else is undefined and would throw when called). */
+export function fakeGraphics(width: number, height: number): FakeGraphics {
+  const calls: string[] = [];
+  const bytes = new Uint8Array((width * height) / 8);
+  let color = 1;
+  function set(x: number, y: number): void {
+    x = Math.round(x);
+    y = Math.round(y);
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    const i = (y >> 3) * width + x;
+    if (color) bytes[i] = (bytes[i] as number) | (1 << (y & 7));
+    else bytes[i] = (bytes[i] as number) & ~(1 << (y & 7));
+  }
+  function line(x1: number, y1: number, x2: number, y2: number): void {
+    const n = Math.max(Math.abs(x2 - x1), Math.abs(y2 - y1), 1);
+    for (let k = 0; k <= n; k++) set(x1 + ((x2 - x1) * k) / n, y1 + ((y2 - y1) * k) / n);
+  }
+  return {
+    calls,
+    buffer: bytes.buffer,
+    clear() {
+      calls.push("clear");
+      bytes.fill(0);
+    },
+    setColor(c: number) {
+      calls.push("setColor");
+      color = c;
+    },
+    setPixel(x: number, y: number) {
+      calls.push("setPixel");
+      set(x, y);
+    },
+    drawLine(x1: number, y1: number, x2: number, y2: number) {
+      calls.push("drawLine");
+      line(x1, y1, x2, y2);
+    },
+    drawRect(x1: number, y1: number, x2: number, y2: number) {
+      calls.push("drawRect");
+      line(x1, y1, x2, y1);
+      line(x2, y1, x2, y2);
+      line(x2, y2, x1, y2);
+      line(x1, y2, x1, y1);
+    },
+    fillRect(x1: number, y1: number, x2: number, y2: number) {
+      calls.push("fillRect");
+      for (let y = y1; y <= y2; y++) line(x1, y, x2, y);
+    },
+    drawCircle(x: number, y: number, r: number) {
+      calls.push("drawCircle");
+      for (let a = 0; a < 64; a++) set(x + r * Math.cos((a * Math.PI) / 32), y + r * Math.sin((a * Math.PI) / 32));
+    },
+    fillCircle(x: number, y: number, r: number) {
+      calls.push("fillCircle");
+      for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (dx * dx + dy * dy <= r * r) set(x + dx, y + dy);
+    },
+    drawString(text: string, x: number, y: number) {
+      calls.push("drawString:" + text);
+      for (let i = 0; i < text.length; i++) set(x + i * 4 + 1, y + 2); // one dot per character is enough here
+    },
+    getWidth() {
+      return width;
+    },
+    getHeight() {
+      return height;
+    },
+  };
+}
+
+export interface I2CWrite {
+  address: number;
+  bytes: number[];
+}
+
+export interface FakeEnv extends PetEnv {
+  lines: string[];
+  globals: { [name: string]: unknown };
+  watches: Watch[];
+  ledWrites: { pin: unknown; value: number }[];
+  i2cWrites: I2CWrite[];
+  graphics: FakeGraphics[];
+  /** Milliseconds of fake time since the fake was made (what the timers run on). */
+  nowMs(): number;
+  /** Runs the timers up to `ms` later, moving getTime() along with them. */
+  advance(ms: number): void;
+  /** Moves getTime() by `seconds` without time passing for the timers (the clock being set). */
+  setClockBy(seconds: number): void;
+  /** Sets what Date.now() answers from now on (it then moves with the fake time). */
+  setWallClock(ms: number): void;
+  /** Active intervals and timeouts. */
+  timerCount(): number;
+  intervalPeriods(): number[];
+}
+
+export interface FakeEnvOptions {
+  flash: RawFlash;
+  /** Date.now() at start; default 0 (a board nobody gave the time to). */
+  wallClockMs?: number;
+  /** getTime() at start; default 1000.25 (not a round number, on purpose). */
+  getTimeStart?: number;
+  withDisplayHardware?: boolean;
+}
+
+export function fakeEnv(o: FakeEnvOptions): FakeEnv {
+  let now = 0;
+  let clockOffset = o.getTimeStart ?? 1000.25;
+  let wallBase = o.wallClockMs ?? 0;
+  let wallSetAt = 0;
+  let nextId = 1;
+  let timers: Timer[] = [];
+  const env: FakeEnv = {
+    lines: [],
+    globals: {},
+    watches: [],
+    ledWrites: [],
+    i2cWrites: [],
+    graphics: [],
+    flash: o.flash,
+    print(line: string) {
+      env.lines.push(line);
+    },
+    getTime() {
+      return clockOffset + now / 1000;
+    },
+    dateNow() {
+      return wallBase + (now - wallSetAt) + 0.375; // Espruino's Date.now() has a fraction
+    },
+    setInterval(fn: () => void, ms: number) {
+      const t = { id: nextId++, due: now + ms, period: ms, fn };
+      timers.push(t);
+      return t.id;
+    },
+    clearInterval(id: unknown) {
+      timers = timers.filter((t) => t.id !== id);
+    },
+    setTimeout(fn: () => void, ms: number) {
+      const t = { id: nextId++, due: now + ms, period: null, fn };
+      timers.push(t);
+      return t.id;
+    },
+    clearTimeout(id: unknown) {
+      timers = timers.filter((t) => t.id !== id);
+    },
+    setWatch(fn: (e: WatchEvent) => void, pin: unknown, options: WatchOptions) {
+      env.watches.push({ fn, pin, options });
+      return env.watches.length;
+    },
+    digitalWrite(pin: unknown, value: number) {
+      env.ledWrites.push({ pin, value });
+    },
+    publish(name: string, value: unknown) {
+      env.globals[name] = value;
+    },
+    nowMs() {
+      return now;
+    },
+    advance(ms: number) {
+      const end = now + ms;
+      for (;;) {
+        let next: Timer | null = null;
+        for (const t of timers) if (t.due <= end && (next === null || t.due < next.due)) next = t;
+        if (next === null) break;
+        now = next.due;
+        if (next.period === null) timers = timers.filter((t) => t !== next);
+        else next.due += next.period;
+        next.fn();
+      }
+      now = end;
+    },
+    setClockBy(seconds: number) {
+      clockOffset += seconds;
+    },
+    setWallClock(ms: number) {
+      wallBase = ms;
+      wallSetAt = now;
+    },
+    timerCount() {
+      return timers.length;
+    },
+    intervalPeriods() {
+      return timers.filter((t) => t.period !== null).map((t) => t.period as number);
+    },
+  };
+  if (o.withDisplayHardware) {
+    env.setupI2C = function (): I2CBus {
+      return {
+        writeTo(address: number, a: number | number[] | Uint8Array, b?: number | number[] | Uint8Array) {
+          const bytes: number[] = [];
+          for (const part of [a, b]) {
+            if (part === undefined) continue;
+            if (typeof part === "number") bytes.push(part);
+            else for (let i = 0; i < part.length; i++) bytes.push(part[i] as number);
+          }
+          env.i2cWrites.push({ address, bytes });
+        },
+      };
+    };
+    env.createGraphics = function (w: number, h: number) {
+      const g = fakeGraphics(w, h);
+      env.graphics.push(g);
+      return g;
+    };
+  }
+  return env;
+}
+
+/** Presses the watched button for `ms` milliseconds (edges at the fake time, timers run meanwhile). */
+export function pressButton(env: FakeEnv, ms: number): void {
+  const w = env.watches[0];
+  if (w === undefined) throw new Error("no button watch");
+  w.fn({ state: false, time: env.getTime() });
+  env.advance(ms);
+  w.fn({ state: true, time: env.getTime() });
+}

@@ -1,0 +1,117 @@
+/**
+ * Nothing the flash does or the owner types stops the loop: exceptions become one printed line and
+ * the pet keeps living.
+ */
+import { describe, expect, it } from "vitest";
+import { startPet } from "../firmware/app";
+import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import type { RawFlash } from "../firmware/env";
+
+/** A require("Flash") whose every call throws. */
+const brokenFlash: RawFlash = {
+  read() {
+    throw new Error("flash on fire");
+  },
+  write() {
+    throw new Error("flash on fire");
+  },
+  erasePage() {
+    throw new Error("flash on fire");
+  },
+};
+
+describe("a flash adapter that throws", () => {
+  it("at boot: hatches, says so in one line, and the loop runs", () => {
+    const env = fakeEnv({ flash: brokenFlash });
+    const app = startPet(testBoard(), env);
+    expect(env.lines.length).toBe(1);
+    expect(env.lines[0]).toMatch(/^no save found: flash read failed \(.+\), hatched Pip; first save failed: read-failed/);
+    env.advance(60000);
+    expect(app.pet.status()!.elapsedMs).toBe("60000");
+    expect(app.pet.interact()).toBe("ok");
+    expect(app.pet.save()).toMatch(/^read-failed/);
+  });
+
+  it("mid-run: saves fail as statuses, the loop carries on, and saving works again afterwards", () => {
+    const sim = newFlash();
+    const env = fakeEnv({ flash: rawFlashOver(sim) });
+    const app = startPet(testBoard(), env);
+    env.advance(5000);
+    sim.injectFailure({ op: "write", mode: "throw" });
+    sim.injectFailure({ op: "read", mode: "throw" });
+    sim.injectFailure({ op: "erase", mode: "throw" });
+    expect(app.pet.interact()).toBe("ok");
+    expect(app.pet.save()).not.toBe("ok");
+    env.advance(120000);
+    expect(app.pet.status()!.elapsedMs).toBe("125000");
+    expect(env.lines.some((l) => l.indexOf("save failed") >= 0)).toBe(true);
+    sim.clearFailures();
+    expect(app.pet.save()).toBe("ok");
+  });
+
+  it("a flash object whose methods are missing is a status, not a crash", () => {
+    const env = fakeEnv({ flash: {} as RawFlash });
+    const app = startPet(testBoard(), env);
+    expect(env.lines.length).toBe(1);
+    env.advance(3000);
+    expect(app.pet.status()!.elapsedMs).toBe("3000");
+  });
+});
+
+describe("bad input and broken capabilities", () => {
+  it("a region the slot log cannot use: the pet runs unsaved and says so", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    const app = startPet(testBoard({ petRegion: { address: 0x310000, size: 4096, pageSize: 4096 } }), env);
+    expect(env.lines[0]).toMatch(/^storage unavailable: bad-config \(.+\), hatched Pip \(not saved\)$/);
+    env.advance(2000);
+    expect(app.pet.save()).toBe("no-storage");
+    expect(app.pet.status()!.elapsedMs).toBe("2000");
+  });
+
+  it("getTime throwing in one tick costs that tick only", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    const app = startPet(testBoard(), env);
+    const realGetTime = env.getTime;
+    env.getTime = () => {
+      throw new Error("no clock");
+    };
+    env.advance(1000);
+    expect(env.lines[env.lines.length - 1]).toBe("pet: tick failed: Error: no clock");
+    env.getTime = realGetTime;
+    env.advance(1000);
+    expect(app.pet.status()!.elapsedMs).toBe("2000");
+  });
+
+  it("console methods given nonsense return statuses", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
+    const app = startPet(testBoard(), env);
+    expect(app.pet.rename(null as unknown as string)).toBe("bad-name");
+    expect(app.pet.hatch({} as unknown as string)).toBe("bad-name");
+    expect(app.pet.importHex(12 as unknown as string)).toBe("bad-hex");
+    expect(env.timerCount()).toBe(1); // the loop is still there
+  });
+
+  it("a display that fails falls back to status lines", () => {
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()), withDisplayHardware: true });
+    const board = testBoard({
+      display: { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } },
+    });
+    const realSetup = env.setupI2C!;
+    env.setupI2C = (scl, sda, rate) => {
+      const bus = realSetup(scl, sda, rate);
+      let n = 0;
+      return {
+        writeTo(addr, a, b) {
+          if (++n > 20) throw new Error("I2C NACK");
+          bus.writeTo(addr, a, b);
+        },
+      };
+    };
+    const app = startPet(board, env);
+    env.advance(1000);
+    app.pet.interact();
+    expect(env.lines.some((l) => l.indexOf("display failed: Error: I2C NACK") === 0)).toBe(true);
+    env.advance(60000);
+    expect(env.lines.some((l) => /^Pip: \w+, \w+, updates \d+/.test(l))).toBe(true);
+  });
+});
