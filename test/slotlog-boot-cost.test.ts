@@ -1,0 +1,77 @@
+/**
+ * Boot cost: the validity check (a bitwise CRC-32 on the device, tens of ms) runs once per boot
+ * after clean histories, never once per stored slot, and the boot reads only headers, one marks
+ * table and one payload, in small pieces.
+ */
+import { describe, expect, it } from "vitest";
+import { computeLayout } from "../src/storage/regionLayout";
+import { NorFlashSim } from "../src/storage/norFlashSim";
+import { createSlotLog } from "../src/storage/slotLog";
+import { ESP32, Geometry, SMALL, makePayload, newSim, openLog } from "./storage-fixtures";
+
+interface BootCost {
+  status: string;
+  checks: number;
+  bytesRead: number;
+  largestRead: number;
+}
+
+function bootCost(sim: NorFlashSim, g: Geometry): BootCost {
+  sim.resetStats();
+  const boot = openLog(sim, g).load();
+  let largest = 0;
+  for (const t of sim.trace) if (t.op === "read") largest = Math.max(largest, t.length);
+  return { status: boot.status, checks: boot.checks, bytesRead: sim.stats.bytesRead, largestRead: largest };
+}
+
+function after(g: Geometry, saves: number): NorFlashSim {
+  const sim = newSim(g, { trace: true });
+  const log = openLog(sim, g);
+  for (let i = 0; i < saves; i++) expect(log.save(makePayload(i)).status).toBe("ok");
+  return sim;
+}
+
+describe("boot cost after clean histories", () => {
+  const l = computeLayout(ESP32).layout!;
+  const perSector = l.slotsPerSector;
+  // headers of every sector + the newest sector's marks + one payload (+ the previous sector's marks
+  // when the newest has none)
+  const readBound = l.sectorCount * 12 + 2 * l.marksSize + l.payloadLength;
+  const histories: [string, number][] = [
+    ["empty", 0],
+    ["one save", 1],
+    ["one sector exactly full", perSector],
+    ["half full", (l.sectorCount * perSector) / 2],
+    ["full", l.sectorCount * perSector],
+    ["many wraps", 7 * l.sectorCount * perSector + 13],
+  ];
+  for (const [name, saves] of histories) {
+    it(name + " (" + saves + " saves): at most 2 checks, about " + readBound + " bytes read in small reads", () => {
+      const c = bootCost(after(ESP32, saves), ESP32);
+      expect(c.status).toBe(saves === 0 ? "empty" : "ok");
+      expect(c.checks).toBeLessThanOrEqual(2);
+      expect(c.checks).toBe(saves === 0 ? 0 : 1);
+      expect(c.bytesRead).toBeLessThanOrEqual(readBound);
+      expect(c.largestRead).toBeLessThanOrEqual(l.payloadLength);
+    });
+  }
+
+  it("the count grows with nothing: same checks after 10 and after 2000 saves on a small region", () => {
+    const a = bootCost(after(SMALL, 10), SMALL);
+    const b = bootCost(after(SMALL, 2000), SMALL);
+    expect(a.checks).toBe(1);
+    expect(b.checks).toBe(1);
+    expect(b.bytesRead).toBe(a.bytesRead);
+  });
+
+  it("the validity check is called once per boot (counted on the caller's side too)", () => {
+    const sim = after(ESP32, 100);
+    let calls = 0;
+    const boot = openLog(sim, ESP32).load();
+    expect(boot.checks).toBe(1);
+    const log = createSlotLog({ ...ESP32, flash: sim, isValidPayload: () => (calls++, true) }).log!;
+    log.load();
+    expect(calls).toBe(1);
+    expect(log.stats().validityChecks).toBe(1);
+  });
+});
