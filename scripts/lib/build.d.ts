@@ -1,0 +1,29 @@
+import type { BoardProfile } from "../../firmware/boardProfile";
+
+export const ROOT: string;
+export const DEFAULT_BOARD: string;
+export const DEFAULT_ENTRY: string;
+export const DEFAULT_OUT: string;
+export const TERSER_OPTIONS: Record<string, unknown>;
+export class BoardProfileError extends Error {
+  file: string;
+  problems: string[];
+  constructor(file: string, problems: string[]);
+}
+export function boardFromEnv(env?: Record<string, string | undefined>): string;
+export function loadBoardProfile(file: string): Promise<BoardProfile>;
+export interface BuildResult {
+  /** The minified bundle as uploaded. */
+  code: string;
+  /** UTF-8 size of `code`. */
+  bytes: number;
+  /** The same bundle before terser (TypeScript's ES5 output, concatenated). */
+  unminified: string;
+  profile: BoardProfile;
+  /** Absolute path of the profile file used. */
+  board: string;
+  outFile: string | null;
+  warnings: string[];
+}
+export function buildFirmware(options?: { board?: string; outFile?: string | null; entry?: string }): Promise<BuildResult>;
+export function shortPath(p: string): string;

@@ -1,0 +1,158 @@
+/**
+ * In-process firmware build: firmware/entry.ts -> one ES5 file Espruino runs at top level.
+ *
+ * rollup 4 + @rollup/plugin-typescript (tsconfig.firmware.json: target ES5, lib ES5, no helpers
+ * imported) + @rollup/plugin-terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist
+ * declarations) + hoist.js, which finishes the job terser leaves undone (every var first in its
+ * function). The board profile (a JSON file, env BOARD, default boards/esp32.json) is checked with
+ * checkBoardProfile and given to the code as the default export of "virtual:board-profile".
+ *
+ * Used by scripts/build.js (`npm run build`), scripts/flash.js, the desktop simulator and the tests.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join, resolve, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { rollup } from "rollup";
+import typescript from "@rollup/plugin-typescript";
+import terser from "@rollup/plugin-terser";
+import { tsImport } from "tsx/esm/api";
+import { espruinoHoistPlugin } from "./hoist.js";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
+export const DEFAULT_ENTRY = join(ROOT, "firmware", "entry.ts");
+export const DEFAULT_OUT = join(ROOT, "dist", "firmware.js");
+
+const VIRTUAL_ID = "virtual:board-profile";
+const RESOLVED_VIRTUAL_ID = "\0" + VIRTUAL_ID;
+/** Profile keys that only document the file; left out of the bundle to save device memory. */
+const DOC_ONLY_KEYS = ["$schema", "notes"];
+
+/** Thrown for a bad board profile; `problems` lists every reason, one sentence each. */
+export class BoardProfileError extends Error {
+  constructor(file, problems) {
+    super("bad board profile " + file + ":\n  - " + problems.join("\n  - "));
+    this.name = "BoardProfileError";
+    this.file = file;
+    this.problems = problems;
+  }
+}
+
+let checkerPromise = null;
+/** checkBoardProfile from firmware/boardProfile.ts, loaded through tsx once per process. */
+async function loadChecker() {
+  if (!checkerPromise) {
+    checkerPromise = tsImport(join(ROOT, "firmware", "boardProfile.ts"), import.meta.url).then(
+      (m) => m.checkBoardProfile,
+    );
+  }
+  return checkerPromise;
+}
+
+/** The board file the environment asks for: env BOARD (a path) or boards/esp32.json. */
+export function boardFromEnv(env = process.env) {
+  return env.BOARD ? resolve(env.BOARD) : DEFAULT_BOARD;
+}
+
+/**
+ * Reads and checks a board profile file. Throws BoardProfileError (with every problem) when the
+ * file is not JSON or the profile is unusable.
+ */
+export async function loadBoardProfile(file) {
+  const path = resolve(file);
+  let profile;
+  try {
+    profile = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new BoardProfileError(path, ["cannot read it as JSON: " + (e instanceof Error ? e.message : String(e))]);
+  }
+  const check = await loadChecker();
+  const problems = check(profile);
+  if (problems.length > 0) throw new BoardProfileError(path, problems);
+  return profile;
+}
+
+function boardProfilePlugin(profile) {
+  const embedded = {};
+  for (const key of Object.keys(profile)) {
+    if (DOC_ONLY_KEYS.indexOf(key) < 0) embedded[key] = profile[key];
+  }
+  return {
+    name: "board-profile",
+    resolveId(id) {
+      return id === VIRTUAL_ID ? RESOLVED_VIRTUAL_ID : null;
+    },
+    load(id) {
+      return id === RESOLVED_VIRTUAL_ID ? "export default " + JSON.stringify(embedded) + ";\n" : null;
+    },
+  };
+}
+
+/** terser settings for Espruino: ES5 only, declarations hoisted to the top of every scope. */
+export const TERSER_OPTIONS = {
+  ecma: 5,
+  compress: { hoist_funs: true, hoist_vars: true, passes: 2 },
+  mangle: true,
+  format: { ascii_only: true, comments: false },
+};
+
+/**
+ * Builds the firmware bundle.
+ * @param {object} [options]
+ * @param {string} [options.board] path of the board profile JSON (default: env BOARD or boards/esp32.json)
+ * @param {string|null} [options.outFile] where to write the bundle (default dist/firmware.js; null: do not write)
+ * @param {string} [options.entry] entry module (default firmware/entry.ts)
+ * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[]}>}
+ */
+export async function buildFirmware(options = {}) {
+  const board = options.board ? resolve(options.board) : boardFromEnv();
+  const outFile = options.outFile === null ? null : resolve(options.outFile || DEFAULT_OUT);
+  const entry = resolve(options.entry || DEFAULT_ENTRY);
+  const profile = await loadBoardProfile(board);
+  const warnings = [];
+  const bundle = await rollup({
+    input: entry,
+    plugins: [
+      boardProfilePlugin(profile),
+      typescript({
+        tsconfig: join(ROOT, "tsconfig.firmware.json"),
+        // Type errors stop the build: ES5 lib typings catch Map, Set, padStart and friends early.
+        noEmitOnError: true,
+        outputToFilesystem: false,
+      }),
+    ],
+    onwarn(warning) {
+      // TypeScript helpers test `this` at module level; rollup rewrites it to undefined, which is fine.
+      if (warning.code === "THIS_IS_UNDEFINED") return;
+      warnings.push(warning.message);
+    },
+  });
+  let unminified;
+  let code;
+  try {
+    const output = { format: "iife", strict: false, indent: false };
+    unminified = (await bundle.generate(output)).output[0].code;
+    code = (await bundle.generate({ ...output, plugins: [terser(TERSER_OPTIONS), espruinoHoistPlugin()] })).output[0].code;
+  } finally {
+    await bundle.close();
+  }
+  if (outFile) {
+    mkdirSync(dirname(outFile), { recursive: true });
+    writeFileSync(outFile, code);
+  }
+  return {
+    code,
+    bytes: Buffer.byteLength(code, "utf8"),
+    unminified,
+    profile,
+    board,
+    outFile,
+    warnings,
+  };
+}
+
+/** Path relative to the repository root, for messages. */
+export function shortPath(p) {
+  const r = relative(ROOT, p);
+  return r.startsWith("..") ? p : r;
+}

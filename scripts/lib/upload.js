@@ -1,0 +1,98 @@
+/**
+ * Uploading the bundle with the `espruino` npm package's command-line tool (EspruinoTools 0.1.67),
+ * offline and so that the code runs at every boot.
+ *
+ * What the tool does with our options (read from node_modules/espruino, bin/espruino-cli.js and
+ * plugins/saveOnSend.js):
+ * - `--storage .bootcde:-` sends the code as `require("Storage").write(".bootcde", chunk, offset, size)`
+ *   lines (1 KiB chunks) followed by `load(".bootcde")`. Espruino runs `.bootcde` at every boot.
+ *   We use this rather than `--config SAVE_ON_SEND=1` because `-o` (dry run) silently turns
+ *   SAVE_ON_SEND off, while `--storage` survives it: dry run and real upload send the same text.
+ * - `--board FILE.json` with a path (anything containing ".") is read locally and stops the tool
+ *   from asking the board for process.env and then downloading that board's JSON from espruino.com.
+ *   It is the tool's own board format, not our profile: we write a minimal one (firmware version,
+ *   so the tool uses Storage; built-in module names, so require("Flash") is not fetched).
+ * - `--config MODULE_URL=` leaves the tool no URL to fetch modules from, should anything slip by.
+ * - The tool exits 0 even when it cannot connect; we look at what it printed instead.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "./build.js";
+
+export const ESPRUINO_CLI = join(ROOT, "node_modules", "espruino", "bin", "espruino-cli.js");
+export const DEFAULT_BAUD = 115200;
+/** Storage file Espruino runs at boot. */
+export const BOOT_FILE = ".bootcde";
+
+/**
+ * The uploader's board description (EspruinoTools format). binary_version >= 1v96 makes it write to
+ * Storage; MODULES / builtin_modules are the modules compiled into Espruino for ESP32 (and Linux)
+ * that the tool must not try to download.
+ */
+export const UPLOADER_BOARD = {
+  info: {
+    binary_version: "2v26",
+    builtin_modules: ["Flash", "Storage", "heatshrink", "ESP32", "Wifi", "net", "dgram", "http", "crypto", "tls", "NetworkJS", "TelnetServer"],
+  },
+  MODULES: "Flash,Storage,heatshrink,ESP32,Wifi,net,dgram,http,crypto,tls,NetworkJS,TelnetServer",
+};
+
+/** Command-line arguments for the espruino tool. */
+export function uploadArgs({ bundleFile, boardJson, port, baud = DEFAULT_BAUD, outJs }) {
+  const args = ["--no-ble", "--board", boardJson, "--config", "MODULE_URL=", "--storage", BOOT_FILE + ":-"];
+  if (port) args.push("-p", port, "-b", String(baud));
+  if (outJs) args.push("-o", outJs);
+  args.push(bundleFile);
+  return args;
+}
+
+/** Arguments for a plain terminal session (`--monitor`). */
+export function monitorArgs({ boardJson, port, baud = DEFAULT_BAUD }) {
+  return ["--no-ble", "--board", boardJson, "--config", "MODULE_URL=", "-p", port, "-b", String(baud)];
+}
+
+/** Writes UPLOADER_BOARD to a fresh temp dir; returns its path and a cleanup function. */
+export function writeUploaderBoard() {
+  const dir = mkdtempSync(join(tmpdir(), "pet-upload-"));
+  const file = join(dir, "espruino-tools-board.json");
+  writeFileSync(file, JSON.stringify(UPLOADER_BOARD));
+  return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Runs the espruino tool and collects what it prints. Resolves with { code, output } (never rejects
+ * on tool failure; a timeout kills it and is reported in `output`).
+ */
+export function runEspruinoCli(args, { timeoutMs = 120000, echo = false } = {}) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [ESPRUINO_CLI].concat(args), {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const onData = (d) => {
+      output += d.toString();
+      if (echo) process.stdout.write(d);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const timer = setTimeout(() => {
+      output += "\n(timed out after " + timeoutMs + " ms)\n";
+      child.kill("SIGKILL");
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code === null ? -1 : code, output });
+    });
+  });
+}
+
+/** Did the tool's output say the upload went through? Returns null when fine, else why not. */
+export function uploadProblem(output) {
+  if (/Unable to connect/i.test(output)) return "could not connect to the board";
+  if (/timed out after/.test(output)) return "the espruino tool timed out";
+  if (/Module .* not found/i.test(output)) return "the board reported a missing module";
+  if (!/Upload Complete/.test(output)) return "the espruino tool did not report \"Upload Complete\"";
+  return null;
+}
