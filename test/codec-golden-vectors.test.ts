@@ -14,6 +14,8 @@ import { describe, expect, it } from "vitest";
 import { loadWorld, saveWorld, type LoadStatus } from "../src/save";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
 import { u64ToDecimal } from "../src/core/u64";
+import { createWorld } from "../src/core/world";
+import type { World } from "../src/core/types";
 
 const GOLDEN = fileURLToPath(new URL("./golden", import.meta.url));
 
@@ -183,6 +185,17 @@ describe("golden vectors", () => {
         const bytes = hexToBytes(readGolden(v.file)) as Uint8Array;
         expect(loadWorld(bytes, v.nowMs ?? 0).status).toBe(v.status);
       });
+
+      if (v.status !== "ok") {
+        it("leaves the destination world untouched", () => {
+          const into = createWorld(new Uint8Array([0x5a])) as World;
+          into.elapsed = { hi: 0, lo: 99 };
+          const before = JSON.stringify({ ...into, name: Array.from(into.name) });
+          const r = loadWorld(hexToBytes(readGolden(v.file)) as Uint8Array, v.nowMs ?? 0, into);
+          expect(r.world).toBeNull();
+          expect(JSON.stringify({ ...into, name: Array.from(into.name) })).toBe(before);
+        });
+      }
     });
   }
 
