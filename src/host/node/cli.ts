@@ -6,13 +6,25 @@
 import { decodeCommand } from "./cli/decode";
 import { encodeCommand } from "./cli/encode";
 import { verifyCommand } from "./cli/verify";
+import { inspectCommand } from "./cli/inspect";
+import { extractCommand } from "./cli/extract";
+import { pullCommand } from "./cli/pull";
+import { pushCommand } from "./cli/push";
 import type { Command } from "./cli/command";
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo } from "./cli/io";
 
 export type { CliIo } from "./cli/io";
 export type { Command } from "./cli/command";
 
-export const COMMANDS: Command[] = [decodeCommand, encodeCommand, verifyCommand];
+export const COMMANDS: Command[] = [
+  decodeCommand,
+  encodeCommand,
+  verifyCommand,
+  inspectCommand,
+  extractCommand,
+  pullCommand,
+  pushCommand,
+];
 
 export function usageText(): string {
   let text = "usage: pet-save <command> [arguments]   (FILE or OUT may be - for stdin/stdout)\n\n";

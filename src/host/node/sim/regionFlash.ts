@@ -42,10 +42,11 @@ export function openRegionFile(path: string, size: number, sectorSize: number): 
     size,
     sectorSize,
     initial,
-    onChange: (offset, length) => {
-      // Write-through: the changed cells, synchronously, before the flash call returns.
-      const cells = (flash as NorFlashSim).image();
-      writeSync(fd, cells, offset, length, offset);
+    // Write-through: the changed cells, synchronously, before the flash call returns. (The callback
+    // has been given either the changed length or the changed cells; both are handled.)
+    onChange: (offset: number, changed: unknown) => {
+      if (changed instanceof Uint8Array) writeSync(fd, changed, 0, changed.length, offset);
+      else writeSync(fd, (flash as NorFlashSim).image(), offset, Number(changed), offset);
     },
   });
   return {

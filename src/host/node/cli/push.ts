@@ -1,0 +1,77 @@
+/**
+ * `pet-save push --port P IMAGE|PAYLOAD [--board FILE]`: restores a backup onto a running board.
+ *
+ * The file is checked first and nothing is sent unless it passes: an 84-byte payload must pass
+ * loadWorld; a region image must hold a current save (the one the firmware would restore). Either
+ * way what is sent is one payload, through the firmware's own `pet.importHex(hex)`, which checks it
+ * again, makes it the live pet and saves it as the newest slot of the board's log. The region is
+ * never rewritten wholesale: the running firmware owns it, and its older saves stay as they were.
+ */
+import { bytesToHex } from "../../../core/hex";
+import { loadWorld } from "../../../save/codec";
+import { PAYLOAD_LENGTH } from "../../../save/layout";
+import { parseCommandArgs } from "./args";
+import { rejected, type Command } from "./command";
+import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
+import { CliError, EXIT_OK, EXIT_REJECTED, readInput, usageError, type CliIo } from "./io";
+import { boardForImage, currentPayload, readRegion } from "./regionFile";
+
+/** The payload a file would push, or a CliError (exit 1) saying why it must not be pushed. */
+export function payloadToPush(bytes: Uint8Array, path: string, boardOption: string | undefined, nowMs: number): Uint8Array {
+  if (bytes.length === PAYLOAD_LENGTH) {
+    const loaded = loadWorld(bytes, nowMs);
+    if (loaded.status !== "ok") {
+      const e = rejected(loaded.status);
+      throw new CliError(e.exitCode, path + ": " + e.message + "\nnothing was sent to the board");
+    }
+    return bytes;
+  }
+  const contents = readRegion(bytes, boardForImage(bytes.length, boardOption, path));
+  return currentPayload(contents, path);
+}
+
+/** The code the board runs: import the payload and print the firmware's answer after a marker. */
+export function pushProgram(payload: Uint8Array): string {
+  return (
+    "print(\"PETPUSH \"+((typeof pet===\"object\"&&pet&&typeof pet.importHex===\"function\")?pet.importHex(\"" +
+    bytesToHex(payload) +
+    "\"):\"no-pet\"));"
+  );
+}
+
+/** The firmware's answer in a push's console output: "ok", a status, or null when there is none. */
+export function parsePushOutput(text: string): string | null {
+  let answer: string | null = null;
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /PETPUSH (\S+)/.exec(raw.trim());
+    if (m && !raw.includes("importHex")) answer = m[1] as string; // skip an echo of the code itself
+  }
+  return answer;
+}
+
+/** Pushes with any console (the tests pass a fake). Returns the exit code. */
+export async function pushWith(device: DeviceConsole, payload: Uint8Array, path: string, io: CliIo): Promise<number> {
+  const text = await device.run(pushProgram(payload));
+  const answer = parsePushOutput(text);
+  if (answer === "ok") {
+    io.writeStderr("pushed " + path + ": the board imported it and saved it as its newest save\n");
+    return EXIT_OK;
+  }
+  if (answer === null) throw new CliError(EXIT_REJECTED, "the board gave no answer to the import (is the pet firmware running?)");
+  if (answer === "no-pet") throw new CliError(EXIT_REJECTED, "the board has no pet console: the pet firmware is not running on it");
+  throw new CliError(EXIT_REJECTED, "the board refused the import: " + answer);
+}
+
+export const pushCommand: Command = {
+  name: "push",
+  summary: "check a payload or region image, then import its save on a running board (pet.importHex)",
+  usage: "push --port P IMAGE|PAYLOAD [--board FILE]",
+  async run(args, io) {
+    const parsed = parseCommandArgs(args, { port: { type: "string", short: "p" }, board: { type: "string" } }, 1);
+    const port = parsed.values.port;
+    if (typeof port !== "string" || port === "") throw usageError("push needs --port P (a serial device or tcp://host:port)");
+    const path = parsed.positionals[0] as string;
+    const payload = payloadToPush(await readInput(path, io), path, parsed.values.board as string | undefined, Date.now());
+    return pushWith(espruinoConsole(port), payload, path, io);
+  },
+};

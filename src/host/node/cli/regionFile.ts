@@ -1,0 +1,113 @@
+/**
+ * Region images for the `pet-save` region commands (inspect, extract, pull, push): which board's
+ * geometry a file has, and what the slot log in it holds, found with the storage layer's own code
+ * (SlotLog.load for the current save, scanRegion for every slot) over an in-memory NorFlashSim.
+ *
+ * Offset 0 of an image is the first byte of the board's pet region, whatever its flash address.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkBoardProfile, type BoardProfile } from "../../../../firmware/boardProfile";
+import { loadWorld } from "../../../save/codec";
+import { PAYLOAD_LENGTH } from "../../../save/layout";
+import { NorFlashSim } from "../../../storage/norFlashSim";
+import { computeLayout, type RegionLayout } from "../../../storage/regionLayout";
+import { scanRegion, type RegionScan } from "../../../storage/regionScan";
+import { createSlotLog, type LoadResult as LogLoadResult } from "../../../storage/slotLog";
+import { CliError, EXIT_REJECTED, usageError } from "./io";
+
+export const BOARDS_DIR = fileURLToPath(new URL("../../../../boards/", import.meta.url));
+/** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
+const PREFERRED_BOARDS = ["desktop.json", "esp32.json", "linux.json"];
+
+export interface RegionBoard {
+  file: string;
+  profile: BoardProfile;
+}
+
+/** Reads and checks a board profile; a bad one is a usage error naming every problem. */
+export function readBoard(file: string): RegionBoard {
+  let profile: unknown;
+  try {
+    profile = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw usageError("cannot read board profile " + file + ": " + (e instanceof Error ? e.message : String(e)));
+  }
+  const problems = checkBoardProfile(profile);
+  if (problems.length > 0) throw usageError("bad board profile " + file + ":\n  - " + problems.join("\n  - "));
+  return { file, profile: profile as BoardProfile };
+}
+
+/** The board named by --board, else the first profile in boards/ whose region is `size` bytes. */
+export function boardForImage(size: number, boardOption: string | undefined, path: string): RegionBoard {
+  if (boardOption !== undefined) {
+    const b = readBoard(boardOption);
+    if (b.profile.petRegion.size !== size) {
+      throw new CliError(
+        EXIT_REJECTED,
+        path + " is " + size + " bytes but the region of " + b.profile.name + " is " + b.profile.petRegion.size + " bytes: not an image of that region",
+      );
+    }
+    return b;
+  }
+  let names: string[] = [];
+  try {
+    names = readdirSync(BOARDS_DIR).filter((n) => n.endsWith(".json") && n !== "schema.json");
+  } catch {
+    names = [];
+  }
+  names.sort((a, b) => rank(a) - rank(b));
+  for (const n of names) {
+    let b: RegionBoard;
+    try {
+      b = readBoard(join(BOARDS_DIR, n));
+    } catch {
+      continue;
+    }
+    if (b.profile.petRegion.size === size) return b;
+  }
+  throw new CliError(
+    EXIT_REJECTED,
+    path + " is " + size + " bytes: neither an " + PAYLOAD_LENGTH + "-byte payload nor a region image of a known board" +
+      " (a region image is exactly the board's petRegion.size bytes; pass --board FILE for another board)",
+  );
+}
+
+function rank(name: string): number {
+  const i = PREFERRED_BOARDS.indexOf(name);
+  return i < 0 ? PREFERRED_BOARDS.length : i;
+}
+
+export interface RegionContents {
+  board: RegionBoard;
+  layout: RegionLayout;
+  /** SlotLog.load over the image: the save the firmware would restore at boot. */
+  current: LogLoadResult;
+  scan: RegionScan;
+}
+
+/** The codec's verdict without a wall clock: the check the firmware gives its slot log. */
+export function isLoadablePayload(payload: Uint8Array): boolean {
+  return loadWorld(payload, 0).status === "ok";
+}
+
+/** Reads the slot log in an image (exactly the board's region size) without changing it. */
+export function readRegion(bytes: Uint8Array, board: RegionBoard): RegionContents {
+  const r = board.profile.petRegion;
+  const params = { address: 0, size: r.size, sectorSize: r.pageSize };
+  const computed = computeLayout(params, r.pageSize);
+  if (computed.layout === null) throw usageError("board " + board.file + ": " + computed.message);
+  const flash = new NorFlashSim({ size: r.size, sectorSize: r.pageSize, initial: bytes });
+  const created = createSlotLog({ ...params, flash, isValidPayload: isLoadablePayload });
+  if (created.log === null) throw usageError("board " + board.file + ": " + created.message);
+  const current = created.log.load();
+  const scan = scanRegion(flash, computed.layout, isLoadablePayload);
+  return { board, layout: computed.layout, current, scan };
+}
+
+/** The current save's 84 bytes, or a CliError (exit 1) saying why the image has none. */
+export function currentPayload(c: RegionContents, path: string): Uint8Array {
+  if (c.current.status === "ok" && c.current.payload !== null) return c.current.payload;
+  throw new CliError(EXIT_REJECTED, path + ": no current save (" + c.current.status + ": " + c.current.message + ")");
+}
