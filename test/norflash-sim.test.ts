@@ -166,7 +166,7 @@ describe("NorFlashSim failure injection", () => {
 
   it("calls onChange synchronously with the changed range", () => {
     const seen: [number, number][] = [];
-    const f = sim({ onChange: (o, l) => seen.push([o, l]) });
+    const f = sim({ onChange: (o, cells) => seen.push([o, cells.length]) });
     f.write(new Uint8Array(3), 0x4005);
     f.erasePage(0x4200);
     expect(seen).toEqual([

@@ -82,8 +82,12 @@ export interface NorFlashSimOptions {
   initial?: Uint8Array;
   /** Record every operation in `trace`. Default false. */
   trace?: boolean;
-  /** Called synchronously after every change to the cells, with the changed range (offsets from base). */
-  onChange?: (offset: number, length: number) => void;
+  /**
+   * Called synchronously after every change to the cells with the changed range: its offset from
+   * the base address and a view of the new cell values (valid only during the call). A file-backed
+   * device writes them through here before the operation returns.
+   */
+  onChange?: (offset: number, cells: Uint8Array) => void;
 }
 
 export interface NorFlashStats {
@@ -124,7 +128,7 @@ export class NorFlashSim implements Flash {
   private readonly eraseCounters: number[];
   private readonly rand: () => number;
   private readonly tracing: boolean;
-  private readonly onChange: ((offset: number, length: number) => void) | null;
+  private readonly onChange: ((offset: number, cells: Uint8Array) => void) | null;
   private plan: PowerCutPlan | null = null;
   private lost = false;
   private rules: { rule: FailureRule; seen: number; failed: number }[] = [];
@@ -197,13 +201,13 @@ export class NorFlashSim implements Flash {
     const off = address - this.baseAddress;
     if (off < 0 || off + data.length > this.size) throw new Error("NorFlashSim.poke: out of range");
     this.cells.set(data, off);
-    if (this.onChange !== null) this.onChange(off, data.length);
+    this.changed(off, data.length);
   }
 
   /** Fills the whole device with seeded random bytes (a region nobody formatted). */
   fillRandom(): void {
     for (let i = 0; i < this.size; i++) this.cells[i] = this.rand() & 0xff;
-    if (this.onChange !== null) this.onChange(0, this.size);
+    this.changed(0, this.size);
   }
 
   private failureFor(op: "read" | "write" | "erase"): FailureMode | null {
@@ -238,7 +242,7 @@ export class NorFlashSim implements Flash {
   }
 
   private changed(off: number, length: number): void {
-    if (this.onChange !== null && length > 0) this.onChange(off, length);
+    if (this.onChange !== null && length > 0) this.onChange(off, this.cells.subarray(off, off + length));
   }
 
   // ---- the Flash interface ----------------------------------------------------------------
