@@ -106,7 +106,7 @@ describe("writeFileAtomic", () => {
     let first = true;
     const fs: AtomicFs = {
       ...nodeFs,
-      writeSync: (fd, b, o, l, p) => {
+      writeSync: (fd, b, o, _l, p) => {
         if (first) {
           first = false;
           return nodeFs.writeSync(fd, b, o, 40, p); // a short write
