@@ -74,7 +74,8 @@ export interface BoardProfile {
 /** Highest flash address + 1 we accept (32-bit address space). */
 const ADDRESS_LIMIT = 4294967296;
 const PIN_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
-const KNOWN_KEYS = [
+/** Every key a profile may have; the schema lists the same ones (test/boards-profiles-match-schema.test.ts). */
+export const BOARD_PROFILE_KEYS = [
   "$schema",
   "name",
   "host",
@@ -184,7 +185,7 @@ export function checkBoardProfile(p: unknown): string[] {
   const problems: string[] = [];
   if (!isObject(p)) return ["a board profile must be a JSON object"];
   for (const key in p) {
-    if (KNOWN_KEYS.indexOf(key) < 0) problems.push("unknown key \"" + key + "\"");
+    if (BOARD_PROFILE_KEYS.indexOf(key) < 0) problems.push("unknown key \"" + key + "\"");
   }
   if (typeof p["name"] !== "string" || p["name"].length === 0) {
     problems.push("name must be a non-empty string");

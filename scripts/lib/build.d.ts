@@ -4,6 +4,7 @@ export const ROOT: string;
 export const DEFAULT_BOARD: string;
 export const DEFAULT_ENTRY: string;
 export const DEFAULT_OUT: string;
+export const BUNDLE_BUDGET_BYTES: number;
 export const TERSER_OPTIONS: Record<string, unknown>;
 export class BoardProfileError extends Error {
   file: string;

@@ -23,6 +23,14 @@ export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
 export const DEFAULT_ENTRY = join(ROOT, "firmware", "entry.ts");
 export const DEFAULT_OUT = join(ROOT, "dist", "firmware.js");
 
+/**
+ * Size budget of the minified bundle (bytes), checked by test/bundle-firmware-espruino-safe.test.ts.
+ * The first full firmware build was 28.5 KB; 40 KiB leaves ~40% headroom. What it protects: upload
+ * time over 115200 baud serial, and a sudden jump (a Node-only dependency or a table pulled in by
+ * mistake) being noticed. See docs/firmware.md, "Size budget".
+ */
+export const BUNDLE_BUDGET_BYTES = 40960;
+
 const VIRTUAL_ID = "virtual:board-profile";
 const RESOLVED_VIRTUAL_ID = "\0" + VIRTUAL_ID;
 /** Profile keys that only document the file; left out of the bundle to save device memory. */

@@ -1,0 +1,56 @@
+/**
+ * The real firmware bundle (firmware/entry.ts, built in-process for the ESP32 and Linux profiles)
+ * is ES5 that Espruino can run: no TypeScript helpers, no missing built-ins, declarations before use
+ * in every scope, only built-in modules required, the chosen profile inlined, within the size budget.
+ * The checks themselves are shown to fail on bad code in test/bundle-checker-catches-bad-code.test.ts.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT, type BuildResult } from "../scripts/lib/build.js";
+import { checkBundle, formatFindings, parseEs5 } from "../scripts/lib/bundleCheck.js";
+
+const builds: Record<string, BuildResult> = {};
+
+beforeAll(async () => {
+  builds.esp32 = await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null });
+  builds.linux = await buildFirmware({ board: join(ROOT, "boards", "linux.json"), outFile: null });
+});
+
+describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
+  it("parses as ECMAScript 5", () => {
+    expect(parseEs5(builds[board]!.code).error).toBeNull();
+  });
+
+  it("passes every check (helpers, built-ins, labels, require, declaration order)", () => {
+    const code = builds[board]!.code;
+    const findings = checkBundle(code);
+    expect(formatFindings(code, findings)).toBe("");
+  });
+
+  it("has no helper or missing built-in even before minification (nothing hidden by mangling)", () => {
+    const code = builds[board]!.unminified;
+    const findings = checkBundle(code, { order: false });
+    expect(formatFindings(code, findings)).toBe("");
+  });
+
+  it("carries its own board profile", () => {
+    const { code, profile } = builds[board]!;
+    expect(code).toContain(String(profile.petRegion.address));
+    expect(code).not.toContain("virtual:board-profile");
+  });
+
+  it("leaves documentation-only profile keys out of the device image", () => {
+    expect(builds[board]!.code).not.toContain("notes");
+  });
+
+  it("built without warnings", () => {
+    expect(builds[board]!.warnings).toEqual([]);
+  });
+});
+
+describe("size budget", () => {
+  it(`minified ESP32 bundle stays within ${BUNDLE_BUDGET_BYTES} bytes (docs/firmware.md)`, () => {
+    expect(builds.esp32!.bytes).toBeGreaterThan(1000); // a real firmware, not an empty file
+    expect(builds.esp32!.bytes).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES);
+  });
+});
