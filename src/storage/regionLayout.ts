@@ -84,12 +84,13 @@ export function computeLayout(p: RegionParams, flashPageSize?: number): LayoutRe
       return bad("sector size must be a multiple of the flash page size");
     }
   }
-  const sectorCount = p.size / p.sectorSize;
+  // `| 0`: on Espruino a division result stays a double, and Flash.erasePage refuses doubles.
+  const sectorCount = (p.size / p.sectorSize) | 0;
   if (sectorCount < 2) return bad("the region needs at least two sectors (one is erased while the other keeps the newest save)");
   if (!isWhole(payloadLength) || payloadLength < 4 || payloadLength > 252 || payloadLength % 4 !== 0) {
     return bad("payload length must be a multiple of 4 between 4 and 252");
   }
-  let n = Math.floor((p.sectorSize - HEADER_SIZE) / (payloadLength + 1));
+  let n = ((p.sectorSize - HEADER_SIZE) / (payloadLength + 1)) | 0;
   while (n > 0 && HEADER_SIZE + align4(n) + n * payloadLength > p.sectorSize) n--;
   if (n < 1) return bad("sector size too small for one payload slot");
   const marksSize = align4(n);

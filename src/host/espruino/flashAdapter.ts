@@ -13,13 +13,22 @@ export interface EspruinoFlashModule {
   erasePage(addr: number): void;
 }
 
+/**
+ * The interpreter keeps integral results of divisions as doubles, and Flash.erasePage refuses a
+ * double ("Address should be an integer"). Flash addresses lie below 2^31, so `| 0` turns them back
+ * into integers without changing their value.
+ */
+function asInt(n: number): number {
+  return n >= 0 && n < 2147483648 ? n | 0 : n;
+}
+
 /** Wraps `mod` (e.g. require("Flash")); `pageSize` is the erase unit (4096 on ESP32, 1024 on Linux). */
 export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): Flash {
   return {
     sectorSize: pageSize,
     read: function (length: number, address: number): FlashRead {
       try {
-        const b = mod.read(length, address);
+        const b = mod.read(asInt(length), asInt(address));
         // Espruino returns a Uint8Array copy; anything else (or a short read) is a failure.
         if (!(b instanceof Uint8Array) || b.length !== length) return { status: "read-failed", bytes: null };
         return { status: "ok", bytes: b };
@@ -29,7 +38,7 @@ export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): F
     },
     write: function (data: Uint8Array, address: number): FlashStatus {
       try {
-        mod.write(data, address);
+        mod.write(data, asInt(address));
         return "ok";
       } catch (e) {
         return "write-failed";
@@ -37,7 +46,7 @@ export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): F
     },
     erasePage: function (address: number): FlashStatus {
       try {
-        mod.erasePage(address);
+        mod.erasePage(asInt(address));
         return "ok";
       } catch (e) {
         return "erase-failed";
