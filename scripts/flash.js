@@ -8,6 +8,7 @@
  *   --dry-run         write what would be sent to a file instead of talking to a board
  *   --out FILE        the dry-run file (default dist/upload.js)
  *   --bundle FILE     where the built bundle goes (default dist/firmware.js)
+ *   --entry FILE      bundle another entry module (bench probes; default firmware/entry.ts)
  *   --baud N          serial speed (default 115200)
  *   --monitor         open a terminal on the port after the upload (Ctrl-C twice to leave)
  *   --verbose         show everything the espruino tool prints
@@ -28,7 +29,7 @@ import {
 } from "./lib/upload.js";
 
 function parseArgs(argv) {
-  const opts = { port: null, dryRun: false, out: null, bundle: undefined, baud: DEFAULT_BAUD, monitor: false, verbose: false };
+  const opts = { port: null, dryRun: false, out: null, bundle: undefined, entry: undefined, baud: DEFAULT_BAUD, monitor: false, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -40,6 +41,7 @@ function parseArgs(argv) {
     else if (a === "--dry-run") opts.dryRun = true;
     else if (a === "--out") opts.out = value();
     else if (a === "--bundle") opts.bundle = resolve(value());
+    else if (a === "--entry") opts.entry = resolve(value());
     else if (a === "--baud" || a === "-b") {
       opts.baud = Number(value());
       if (!Number.isInteger(opts.baud) || opts.baud <= 0) throw new Error("--baud needs a positive whole number");
@@ -58,7 +60,7 @@ function say(line) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const build = await buildFirmware({ board: boardFromEnv(), outFile: opts.bundle });
+  const build = await buildFirmware({ board: boardFromEnv(), outFile: opts.bundle, entry: opts.entry });
   say("built " + shortPath(build.outFile) + ": " + build.bytes + " bytes for " + build.profile.name + " (" + shortPath(build.board) + ")");
   const findings = checkBundle(build.code);
   if (findings.length > 0) {

@@ -9,7 +9,8 @@
  *
  * Used by scripts/build.js (`npm run build`), scripts/flash.js, the desktop simulator and the tests.
  */
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
@@ -96,6 +97,26 @@ function boardProfilePlugin(profile) {
   };
 }
 
+function rollupInput(entry, tsconfig, profile, warnings) {
+  return {
+    input: entry,
+    plugins: [
+      boardProfilePlugin(profile),
+      typescript({
+        tsconfig,
+        // Type errors stop the build: ES5 lib typings catch Map, Set, padStart and friends early.
+        noEmitOnError: true,
+        outputToFilesystem: false,
+      }),
+    ],
+    onwarn(warning) {
+      // TypeScript helpers test `this` at module level; rollup rewrites it to undefined, which is fine.
+      if (warning.code === "THIS_IS_UNDEFINED") return;
+      warnings.push(warning.message);
+    },
+  };
+}
+
 /** terser settings for Espruino: ES5 only, declarations hoisted to the top of every scope. */
 export const TERSER_OPTIONS = {
   ecma: 5,
@@ -118,23 +139,21 @@ export async function buildFirmware(options = {}) {
   const entry = resolve(options.entry || DEFAULT_ENTRY);
   const profile = await loadBoardProfile(board);
   const warnings = [];
-  const bundle = await rollup({
-    input: entry,
-    plugins: [
-      boardProfilePlugin(profile),
-      typescript({
-        tsconfig: join(ROOT, "tsconfig.firmware.json"),
-        // Type errors stop the build: ES5 lib typings catch Map, Set, padStart and friends early.
-        noEmitOnError: true,
-        outputToFilesystem: false,
-      }),
-    ],
-    onwarn(warning) {
-      // TypeScript helpers test `this` at module level; rollup rewrites it to undefined, which is fine.
-      if (warning.code === "THIS_IS_UNDEFINED") return;
-      warnings.push(warning.message);
-    },
-  });
+  // tsconfig.firmware.json lists firmware/entry.ts as the program's root; another entry (a bench
+  // probe) gets a throw-away config that extends it with that root instead.
+  let tsconfig = join(ROOT, "tsconfig.firmware.json");
+  let tempDir = null;
+  if (entry !== DEFAULT_ENTRY) {
+    tempDir = mkdtempSync(join(tmpdir(), "pet-build-"));
+    tsconfig = join(tempDir, "tsconfig.json");
+    writeFileSync(tsconfig, JSON.stringify({ extends: join(ROOT, "tsconfig.firmware.json"), files: [entry] }));
+  }
+  let bundle;
+  try {
+    bundle = await rollup(rollupInput(entry, tsconfig, profile, warnings));
+  } finally {
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  }
   let unminified;
   let code;
   try {
