@@ -54,7 +54,7 @@ export interface GraphicsLike {
   drawString(text: string, x: number, y: number): unknown;
   getWidth(): number;
   getHeight(): number;
-  /** The pixel memory: with vertical_byte, byte (page * width + x) holds 8 rows of column x. */
+  /** The pixel memory: byte (page * width + x) holds rows page*8..page*8+7 of column x, top row in bit 0. */
   buffer: ArrayBuffer;
 }
 
@@ -77,7 +77,7 @@ export interface PetEnv {
   digitalWrite?: (pin: PinId, value: number) => void;
   /** I2C1.setup({scl, sda, bitrate}) then I2C1 itself. Absent where there is no I2C. */
   setupI2C?: (scl: PinId, sda: PinId, bitrate: number) => I2CBus;
-  /** Graphics.createArrayBuffer(width, height, 1, {vertical_byte: true}). */
+  /** Graphics.createArrayBuffer(width, height, 1, {vertical_byte: true, msb: false}): the SSD1306's layout. */
   createGraphics?: (width: number, height: number) => GraphicsLike;
   /** Makes `value` a console global named `name` (the `pet` object). */
   publish(name: string, value: unknown): void;

@@ -11,7 +11,10 @@
  *   setWatch(fn, pin, opts)     the button (edge "both", debounce 50 ms, repeat)
  *   digitalWrite(pin, value)    the LED
  *   I2C1.setup({scl, sda, bitrate}), I2C1.writeTo(addr, ...)   the SSD1306 panel
- *   Graphics.createArrayBuffer(w, h, 1, {vertical_byte: true}) the frame buffer (subset: see GraphicsLike)
+ *   Graphics.createArrayBuffer(w, h, 1, {vertical_byte: true, msb: false})  the frame buffer (subset:
+ *                               see GraphicsLike). msb: false matters: since 2v25 Espruino stores the
+ *                               TOP pixel of each vertical byte in bit 7 unless told otherwise, and the
+ *                               SSD1306 wants it in bit 0 (measured on 2v29; older versions ignore it)
  *   console.log                 console lines
  *   global                      publishing `pet`
  *   E.CRC32                     read by src/save/crc32.ts, not here: the codec uses it when present
@@ -28,7 +31,7 @@ declare const setWatch: ((fn: (e: WatchEvent) => void, pin: PinId, options: Watc
 declare const digitalWrite: ((pin: PinId, value: number) => void) | undefined;
 declare const I2C1: { setup(options: { scl: PinId; sda: PinId; bitrate: number }): void } & I2CBus;
 declare const Graphics: {
-  createArrayBuffer(width: number, height: number, bpp: number, options: { vertical_byte: boolean }): GraphicsLike;
+  createArrayBuffer(width: number, height: number, bpp: number, options: { vertical_byte: boolean; msb: boolean }): GraphicsLike;
 };
 declare const global: { [name: string]: unknown };
 // Declared here too because the firmware is type-checked against lib ES5 with no host typings.
@@ -40,6 +43,11 @@ declare function clearTimeout(id: unknown): void;
 
 /** The PetEnv for the interpreter this code runs on. */
 export function espruinoEnv(): PetEnv {
+  return envFromGlobals(require("Flash") as RawFlash);
+}
+
+/** The PetEnv over the interpreter's globals with `flash` as require("Flash") (tests pass a fake). */
+export function envFromGlobals(flash: RawFlash): PetEnv {
   const env: PetEnv = {
     print: function (line: string) {
       console.log(line);
@@ -62,7 +70,7 @@ export function espruinoEnv(): PetEnv {
     clearTimeout: function (id: unknown) {
       clearTimeout(id);
     },
-    flash: require("Flash") as RawFlash,
+    flash: flash,
     publish: function (name: string, value: unknown) {
       global[name] = value;
     },
@@ -75,7 +83,7 @@ export function espruinoEnv(): PetEnv {
       return I2C1;
     };
     env.createGraphics = function (width: number, height: number): GraphicsLike {
-      return Graphics.createArrayBuffer(width, height, 1, { vertical_byte: true });
+      return Graphics.createArrayBuffer(width, height, 1, { vertical_byte: true, msb: false });
     };
   }
   return env;

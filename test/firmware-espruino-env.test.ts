@@ -1,0 +1,73 @@
+/**
+ * The one module that reads Espruino's globals: what it asks the interpreter for. Stubs the globals
+ * on globalThis for the duration of each test.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { envFromGlobals } from "../src/host/espruino/env";
+import type { RawFlash } from "../firmware/env";
+
+const g = globalThis as unknown as Record<string, unknown>;
+const installed: string[] = [];
+
+function install(name: string, value: unknown): void {
+  installed.push(name);
+  g[name] = value;
+}
+
+afterEach(() => {
+  for (const name of installed) delete g[name];
+  installed.length = 0;
+});
+
+const flash: RawFlash = { read: () => new Uint8Array(0), write: () => undefined, erasePage: () => undefined };
+
+function installBasics(): void {
+  install("getTime", () => 12.5);
+  install("global", g);
+}
+
+describe("espruinoEnv", () => {
+  it("reads the clock, publishes into the global scope and carries the Flash module", () => {
+    installBasics();
+    const env = envFromGlobals(flash);
+    expect(env.flash).toBe(flash);
+    expect(env.getTime()).toBe(12.5);
+    env.publish("petForTest", 42);
+    expect(g["petForTest"]).toBe(42);
+    installed.push("petForTest");
+    // No pins and no I2C here: those capabilities are left out rather than failing later.
+    expect(env.setWatch).toBeUndefined();
+    expect(env.digitalWrite).toBeUndefined();
+    expect(env.setupI2C).toBeUndefined();
+  });
+
+  it("asks Graphics for an LSB-on-top vertical-byte buffer (Espruino's default is MSB since 2v25)", () => {
+    installBasics();
+    const calls: unknown[][] = [];
+    install("Graphics", {
+      createArrayBuffer: (...args: unknown[]) => {
+        calls.push(args);
+        return {};
+      },
+    });
+    const setups: unknown[] = [];
+    install("I2C1", { setup: (o: unknown) => setups.push(o), writeTo: () => undefined });
+    const env = envFromGlobals(flash);
+    env.createGraphics!(128, 64);
+    expect(calls).toEqual([[128, 64, 1, { vertical_byte: true, msb: false }]]);
+    const bus = env.setupI2C!("D22", "D21", 400000);
+    expect(setups).toEqual([{ scl: "D22", sda: "D21", bitrate: 400000 }]);
+    expect(bus).toBe(g["I2C1"]);
+  });
+
+  it("passes setWatch and digitalWrite through when the interpreter has them", () => {
+    installBasics();
+    const sw = () => 1;
+    const dw = () => undefined;
+    install("setWatch", sw);
+    install("digitalWrite", dw);
+    const env = envFromGlobals(flash);
+    expect(env.setWatch).toBe(sw);
+    expect(env.digitalWrite).toBe(dw);
+  });
+});
