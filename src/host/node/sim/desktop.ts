@@ -6,7 +6,8 @@
  * On a terminal: the screen is redrawn in place (screen.ts) and keys act at once (raw mode).
  * Otherwise: one line per change: the firmware's console lines, "saved: updates N ..." whenever a
  * new save is in the image (read back, so it is durable), "pet: ..." when name, activity or
- * expression change. Keys may then come as characters on stdin (a pipe), which scripts and tests use.
+ * expression change, "led: on/off" when the LED does. Keys may then come as characters on stdin (a
+ * pipe), which scripts and tests use.
  */
 import { createEspruinoHost, describeError, type EspruinoHost, type HostBoard, type PetGlobal } from "./espruinoHost";
 import { readCurrentSave, type CurrentSave } from "./currentSave";
@@ -87,7 +88,9 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
       }
     },
     onPinWrite: (pin, level) => {
-      if (pin === host.ledPin) led = level === 1;
+      if (pin !== host.ledPin || led === (level === 1)) return;
+      led = level === 1;
+      if (!o.screen) line("led: " + (led ? "on" : "off"));
     },
   });
 
@@ -127,7 +130,8 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
   }
 
   function redraw(): void {
-    const frame = redrawSequence(screenLines(host.panel, info(), o.style));
+    const tty = o.output as NodeJS.WriteStream;
+    const frame = redrawSequence(screenLines(host.panel, info(), o.style), tty.columns || 0, tty.rows || 0);
     if (frame !== lastFrame) {
       lastFrame = frame;
       write(frame);
@@ -220,6 +224,11 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
 
   if (o.screen) {
     redrawTimer = setInterval(redraw, REDRAW_MS);
+    (o.output as NodeJS.WriteStream).on("resize", () => {
+      write("\x1b[2J"); // a resized terminal may have reflowed the old frame: start clean
+      lastFrame = "";
+      redraw();
+    });
     redraw();
   } else statusTimer = setInterval(reportChange, STATUS_POLL_MS);
 

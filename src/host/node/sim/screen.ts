@@ -81,7 +81,7 @@ export function formatWorldClock(elapsedMs: string): string {
   return (d > 0 ? d + "d " : "") + two(h) + ":" + two(m) + ":" + two(s);
 }
 
-export const KEY_HELP = "space interact   h hold 5 s: long press (hatch)   H hatch now   s save   q quit";
+export const KEY_HELP = "space interact · h held 5 s: long press · H hatch · s save · q quit";
 
 /** The whole screen as lines (no escape codes): framed panel, status lines, keys, console tail. */
 export function screenLines(panel: Ssd1306, info: ScreenInfo, style: PixelStyle): string[] {
@@ -101,7 +101,13 @@ export function screenLines(panel: Ssd1306, info: ScreenInfo, style: PixelStyle)
   return out;
 }
 
-/** Escape codes that redraw `lines` in place. */
-export function redrawSequence(lines: string[]): string {
-  return "\x1b[H" + lines.map((l) => l + "\x1b[K").join("\r\n") + "\x1b[J";
+/**
+ * Escape codes that redraw `lines` in place. Lines are cut to the terminal's width and the list to
+ * its height (console lines go first), because a wrapped or scrolled line would shift every later
+ * redraw.
+ */
+export function redrawSequence(lines: string[], columns = 0, rows = 0): string {
+  let shown = rows > 0 ? lines.slice(0, rows) : lines;
+  if (columns > 0) shown = shown.map((l) => (Array.from(l).length > columns ? Array.from(l).slice(0, columns).join("") : l));
+  return "\x1b[H" + shown.map((l) => l + "\x1b[K").join("\r\n") + "\x1b[J";
 }
