@@ -11,7 +11,7 @@
  */
 import { createEspruinoHost, describeError, type EspruinoHost, type HostBoard, type PetGlobal } from "./espruinoHost";
 import { readCurrentSave, type CurrentSave } from "./currentSave";
-import { openRegionFile, type OpenedRegion } from "./regionFlash";
+import { openRegionImage, type RegionImage } from "../regionImage";
 import { redrawSequence, screenLines, type PixelStyle, type ScreenInfo } from "./screen";
 import { createKeyHandler, type KeyActions } from "./keys";
 
@@ -44,7 +44,6 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
     o.output.write(s);
   };
   const consoleTail: string[] = [];
-  let region: OpenedRegion;
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => {
     finish = resolve;
@@ -57,15 +56,28 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
     } else write(text + "\n");
   }
 
-  region = openRegionFile(o.imagePath, o.board.petRegion.size, o.board.petRegion.pageSize);
-  const regionForLog = { address: 0, size: o.board.petRegion.size, pageSize: o.board.petRegion.pageSize };
-  let lastSave: CurrentSave | null = readCurrentSave(region.flash, regionForLog);
+  // The storage layer's region image: every write and erase is in the file before the call returns.
+  const opened = openRegionImage({
+    path: o.imagePath,
+    address: o.board.petRegion.address,
+    size: o.board.petRegion.size,
+    pageSize: o.board.petRegion.pageSize,
+  });
+  if (opened.image === null) throw new Error(opened.message + " (use --image for another file)");
+  const region: RegionImage = opened.image;
+  let lastSave: CurrentSave | null = readCurrentSave(region.flash, o.board.petRegion);
+  let reportedFileError = false;
   let lastSaveClock = "";
   let saveCheckPending = false;
 
   function checkSave(): void {
     saveCheckPending = false;
-    const now = readCurrentSave(region.flash, regionForLog);
+    const fileError = region.fileError();
+    if (fileError !== null && !reportedFileError) {
+      reportedFileError = true;
+      line("desktop: " + fileError + "; the flash fails from now on, as a broken chip would");
+    }
+    const now = readCurrentSave(region.flash, o.board.petRegion);
     if (now === null) return;
     if (lastSave !== null && now.sector === lastSave.sector && now.slot === lastSave.slot && now.seq === lastSave.seq) return;
     lastSave = now;
@@ -77,7 +89,7 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
   const host = createEspruinoHost({
     board: o.board,
     flash: region.flash,
-    flashAddress: 0,
+    flashAddress: o.board.petRegion.address,
     speed: o.speed,
     output: line,
     onFlashWrite: () => {
@@ -200,7 +212,7 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
 
   if (o.screen) write("\x1b[?25l\x1b[2J"); // hide the cursor, clear once; redraws are in place
   line(
-    "desktop: region image " + o.imagePath + (region.created ? " (new, erased)" : "") + ", " + o.board.petRegion.size +
+    "desktop: region image " + o.imagePath + (opened.status === "created" ? " (new, erased)" : "") + ", " + o.board.petRegion.size +
       " bytes; speed x" + o.speed,
   );
   try {

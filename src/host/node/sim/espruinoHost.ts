@@ -36,7 +36,7 @@ export interface HostBoard {
 
 export interface HostOptions {
   board: HostBoard;
-  /** NOR flash holding the region; `flashAddress` is where the region starts in it (0 for an image file). */
+  /** NOR flash holding the region; `flashAddress` is where the region starts in it (default 0). */
   flash: Flash;
   flashAddress?: number;
   /** getTime() speed factor (--speed). */
