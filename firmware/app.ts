@@ -312,7 +312,9 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   function setUpButton(): void {
     const button = board.button;
     if (button === undefined || env.setWatch === undefined) return;
-    const machine = createButtonMachine(env, button.activeLow !== false, {
+    const activeLow = button.activeLow !== false;
+    if (env.pinMode !== undefined) env.pinMode(button.pin, activeLow ? "input_pullup" : "input_pulldown");
+    const machine = createButtonMachine(env, activeLow, {
       onShortPress: function () {
         pet.interact();
       },

@@ -73,6 +73,11 @@ export interface PetEnv {
   flash: RawFlash;
   /** setWatch(fn, pin, options). Absent where there are no pins. */
   setWatch?: (fn: (e: WatchEvent) => void, pin: PinId, options: WatchOptions) => unknown;
+  /**
+   * pinMode(pin, mode): the button gets its pull resistor ("input_pullup" for an active-low button)
+   * so an unconnected pin cannot read as pressed. Optional: without it the board's own pull is relied on.
+   */
+  pinMode?: (pin: PinId, mode: string) => void;
   /** digitalWrite(pin, value). Absent where there are no pins. */
   digitalWrite?: (pin: PinId, value: number) => void;
   /** I2C1.setup({scl, sda, bitrate}) then I2C1 itself. Absent where there is no I2C. */

@@ -20,6 +20,7 @@ describe("button", () => {
     expect(env.watches.length).toBe(1);
     expect(env.watches[0]!.pin).toBe("D0");
     expect(env.watches[0]!.options).toEqual({ repeat: true, edge: "both", debounce: 50 });
+    expect(env.pinModes).toEqual([{ pin: "D0", mode: "input_pullup" }]);
   });
 
   it("has no watch and no LED when the profile has no button or LED", () => {
@@ -85,6 +86,7 @@ describe("button", () => {
   it("supports an active-high button", () => {
     const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
     const app = startPet(testBoard({ button: { pin: "D5", activeLow: false } }), env);
+    expect(env.pinModes).toEqual([{ pin: "D5", mode: "input_pulldown" }]);
     const w = env.watches[0]!;
     w.fn({ state: true, time: env.getTime() });
     env.advance(100);

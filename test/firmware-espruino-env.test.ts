@@ -60,14 +60,17 @@ describe("espruinoEnv", () => {
     expect(bus).toBe(g["I2C1"]);
   });
 
-  it("passes setWatch and digitalWrite through when the interpreter has them", () => {
+  it("passes setWatch, digitalWrite and pinMode through when the interpreter has them", () => {
     installBasics();
     const sw = () => 1;
     const dw = () => undefined;
     install("setWatch", sw);
     install("digitalWrite", dw);
+    const pm = () => undefined;
+    install("pinMode", pm);
     const env = envFromGlobals(flash);
     expect(env.setWatch).toBe(sw);
     expect(env.digitalWrite).toBe(dw);
+    expect(env.pinMode).toBe(pm);
   });
 });

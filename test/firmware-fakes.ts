@@ -140,6 +140,7 @@ export interface FakeEnv extends PetEnv {
   globals: { [name: string]: unknown };
   watches: Watch[];
   ledWrites: { pin: unknown; value: number }[];
+  pinModes: { pin: unknown; mode: string }[];
   i2cWrites: I2CWrite[];
   graphics: FakeGraphics[];
   /** Milliseconds of fake time since the fake was made (what the timers run on). */
@@ -176,6 +177,7 @@ export function fakeEnv(o: FakeEnvOptions): FakeEnv {
     globals: {},
     watches: [],
     ledWrites: [],
+    pinModes: [],
     i2cWrites: [],
     graphics: [],
     flash: o.flash,
@@ -207,6 +209,9 @@ export function fakeEnv(o: FakeEnvOptions): FakeEnv {
     setWatch(fn: (e: WatchEvent) => void, pin: unknown, options: WatchOptions) {
       env.watches.push({ fn, pin, options });
       return env.watches.length;
+    },
+    pinMode(pin: unknown, mode: string) {
+      env.pinModes.push({ pin, mode });
     },
     digitalWrite(pin: unknown, value: number) {
       env.ledWrites.push({ pin, value });

@@ -9,6 +9,7 @@
  *   setInterval / clearInterval the 1 s loop
  *   setTimeout / clearTimeout   the long-press feedback timer
  *   setWatch(fn, pin, opts)     the button (edge "both", debounce 50 ms, repeat)
+ *   pinMode(pin, mode)          the button's pull resistor (input_pullup when active low)
  *   digitalWrite(pin, value)    the LED
  *   I2C1.setup({scl, sda, bitrate}), I2C1.writeTo(addr, ...)   the SSD1306 panel
  *   Graphics.createArrayBuffer(w, h, 1, {vertical_byte: true, msb: false})  the frame buffer (subset:
@@ -29,6 +30,7 @@ declare const require: (name: string) => unknown;
 declare const getTime: () => number;
 declare const setWatch: ((fn: (e: WatchEvent) => void, pin: PinId, options: WatchOptions) => unknown) | undefined;
 declare const digitalWrite: ((pin: PinId, value: number) => void) | undefined;
+declare const pinMode: ((pin: PinId, mode: string) => void) | undefined;
 declare const I2C1: { setup(options: { scl: PinId; sda: PinId; bitrate: number }): void } & I2CBus;
 declare const Graphics: {
   createArrayBuffer(width: number, height: number, bpp: number, options: { vertical_byte: boolean; msb: boolean }): GraphicsLike;
@@ -77,6 +79,7 @@ export function envFromGlobals(flash: RawFlash): PetEnv {
   };
   if (typeof setWatch === "function") env.setWatch = setWatch;
   if (typeof digitalWrite === "function") env.digitalWrite = digitalWrite;
+  if (typeof pinMode === "function") env.pinMode = pinMode;
   if (typeof I2C1 !== "undefined" && typeof Graphics !== "undefined") {
     env.setupI2C = function (scl: PinId, sda: PinId, bitrate: number): I2CBus {
       I2C1.setup({ scl: scl, sda: sda, bitrate: bitrate });
