@@ -183,6 +183,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     const bytes = name === undefined ? defaultNameBytes : nameFromString(name);
     if (bytes === null) return "bad-name";
     world = createWorld(bytes) as World;
+    lastRefusal = "";
     saves.dirty = true;
     return saveAndReport();
   }
@@ -288,7 +289,8 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
           world = loaded.world;
           savedAt = loaded.savedAt;
           const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
-          return "restored " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away;
+          const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
+          return "restored " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped;
         }
         return firstSave("save rejected: " + loaded.status + ", hatched " + petName);
       }

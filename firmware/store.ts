@@ -14,6 +14,8 @@ export interface Restored {
   payload: Uint8Array | null;
   /** Why there is no payload, for the boot line ("region empty", ...); "ok" otherwise. */
   reason: string;
+  /** Newer committed saves that failed the check and were passed over (damage outside the power-cut model). */
+  skipped: number;
 }
 
 export interface PetStore {
@@ -97,10 +99,11 @@ export function openPetStore(raw: RawFlash, region: { address: number; size: num
     store: {
       restore: function (): Restored {
         const r = log.load();
-        if (r.status === "ok" && r.payload !== null) return { payload: r.payload, reason: "ok" };
+        if (r.status === "ok" && r.payload !== null) return { payload: r.payload, reason: "ok", skipped: r.checks - 1 };
         const words = NO_SAVE_WORDS[r.status];
-        if (r.status === "empty") return { payload: null, reason: words as string };
-        return { payload: null, reason: (typeof words === "string" ? words : r.status) + " (" + r.message + ")" };
+        if (r.status === "empty") return { payload: null, reason: words as string, skipped: 0 };
+        const reason = (typeof words === "string" ? words : r.status) + " (" + r.message + ")";
+        return { payload: null, reason: reason, skipped: 0 };
       },
       save: function (payload: Uint8Array): string {
         const r = log.save(payload);

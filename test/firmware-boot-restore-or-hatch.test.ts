@@ -133,6 +133,6 @@ describe("boot with saves present", () => {
     sim.poke(at, new Uint8Array([b[0]! ^ 4]));
     const env2 = fakeEnv({ flash: rawFlashOver(sim) });
     startPet(testBoard(), env2);
-    expect(env2.lines).toEqual(["restored First, updates 0"]);
+    expect(env2.lines).toEqual(["restored First, updates 0 (passed over 1 newer unreadable save)"]);
   });
 });

@@ -103,7 +103,7 @@ describe("the running pet", () => {
     expect(saves).toBeLessThan(changes + 3600 / 300 + 2);
   });
 
-  it("writes periodically during a long sleep with nothing else happening", () => {
+  it("writes nothing between activity changes while the pet sleeps", () => {
     const { env, app, counters } = started();
     // Run until the pet falls asleep (activity 4), then count.
     const status = app.pet.status()!;
