@@ -13,12 +13,12 @@ import { createWorld } from "../src/core/world";
 import { updateWorld } from "../src/core/rules";
 import { nameFromString, nameToString } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
-import { u64FromNumber, u64ToDecimal, U64_ZERO, type U64 } from "../src/core/u64";
+import { u64Add, u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { describeStatus } from "../src/save/status";
 import type { PetEnv } from "./env";
-import { tickDeltaMs, wallClockMs } from "./clock";
+import { lateAbsenceMs, tickDeltaMs, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue } from "./savePolicy";
 import { createButtonMachine, BUTTON_DEBOUNCE_MS } from "./button";
 import { openPetStore, type PetStore } from "./store";
@@ -81,6 +81,11 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   /** The last refused update's status, so a stuck world prints once rather than every second. */
   let lastRefusal = "";
   let interval: unknown = null;
+  /**
+   * The restored save's stamp (ms) while its absence is still owed: the save knew the wall clock
+   * but the boot did not. Paid once the clock becomes plausible; 0 when nothing is owed.
+   */
+  let owedAbsenceSince = 0;
 
   function wallNow(): number {
     return wallClockMs(env.dateNow());
@@ -161,9 +166,25 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     return true;
   }
 
+  /** Adds the absence a boot without a wall clock could not, once the clock is known (see clock.ts). */
+  function payOwedAbsence(): void {
+    if (owedAbsenceSince === 0) return;
+    const now = env.dateNow();
+    if (wallClockMs(now) === 0) return; // still unknown: keep waiting
+    const away = lateAbsenceMs(owedAbsenceSince, now, uptime);
+    owedAbsenceSince = 0;
+    if (away === 0) return;
+    const later = u64Add(world.elapsed, u64FromNumber(away) as U64);
+    if (later === null) return; // the world clock is at its end; a restore would have refused too
+    world.elapsed = later;
+    saves.dirty = true;
+    print("wall clock now known: added " + Math.round(away / 1000) + " s away");
+  }
+
   function tick(): void {
     try {
       advance();
+      payOwedAbsence();
       if (!saveIfDue()) refresh("");
     } catch (e) {
       print("pet: tick failed: " + errorText(e));
@@ -184,6 +205,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     if (bytes === null) return "bad-name";
     world = createWorld(bytes) as World;
     lastRefusal = "";
+    owedAbsenceSince = 0;
     saves.dirty = true;
     return saveAndReport();
   }
@@ -218,6 +240,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
       return loaded.status;
     }
     world = loaded.world;
+    owedAbsenceSince = 0;
     saves.dirty = true;
     print("imported " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount));
     return saveAndReport();
@@ -288,6 +311,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
         if (loaded.status === "ok" && loaded.world !== null) {
           world = loaded.world;
           savedAt = loaded.savedAt;
+          if (wallNow() === 0 && !u64IsZero(savedAt) && u64IsSafe(savedAt)) owedAbsenceSince = u64ToNumber(savedAt);
           const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
           const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
           return "restored " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped;

@@ -9,6 +9,8 @@
  * plausible: an ESP32 that nobody gave the time to counts from 1970, which must read as "unknown" (0).
  */
 
+import { ABSENCE_CLAMP_MS } from "../src/save/layout";
+
 /** The longest step one tick may add. A tick is due every second; a minute covers any stall. */
 export const MAX_TICK_DELTA_MS = 60000;
 
@@ -36,4 +38,18 @@ export function isPlausibleWallClock(ms: number): boolean {
 /** The wall clock in whole ms when plausible, else 0 ("no absolute time", as the save format says). */
 export function wallClockMs(dateNowMs: number): number {
   return isPlausibleWallClock(dateNowMs) ? Math.floor(dateNowMs) : 0;
+}
+
+/**
+ * The absence to add when the wall clock becomes known only after boot (SNTP connects a few seconds
+ * after the pet was restored with an unknown clock). The device booted at `wallNowMs - uptimeMs`;
+ * the time away is that minus the restored save's stamp, clamped to 0..ABSENCE_CLAMP_MS as a restore
+ * would. `uptimeMs` is the sum of the clamped loop steps, so it may include up to one
+ * MAX_TICK_DELTA_MS for the step in which the clock was set: the estimate errs by at most a minute.
+ */
+export function lateAbsenceMs(savedAtMs: number, wallNowMs: number, uptimeMs: number): number {
+  if (!(savedAtMs > 0) || !isPlausibleWallClock(wallNowMs)) return 0;
+  const away = Math.floor(wallNowMs) - uptimeMs - savedAtMs;
+  if (!(away > 0)) return 0;
+  return away > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : away;
 }
