@@ -4,8 +4,8 @@
  * (a power cut for the flash file) and comes back with the same name and at least as many updates.
  *
  * Runs only when env ESPRUINO names the interpreter binary (see docs/firmware.md, "Espruino for
- * Linux"). It uses the interpreter's fixed telnet port 2323, so it refuses to run while something
- * else answers there.
+ * Linux"). The interpreter's telnet port 2323 is fixed, so each start waits for the machine-wide port lock
+ * (scripts/lib/espruinoLinux.js), which each kill gives back.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   openConsole,
+  releaseTelnetPort,
   startEspruino,
   type EspruinoConsole,
   type EspruinoProcess,
@@ -58,6 +59,7 @@ describe.skipIf(!ESPRUINO)(
     afterAll(async () => {
       if (con) await con.close();
       if (proc) await proc.kill();
+      releaseTelnetPort();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -67,7 +69,7 @@ describe.skipIf(!ESPRUINO)(
       expect(r.out).toMatch(/uploaded; the board restarted from \.bootcde/);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/no save found: region empty, hatched \w+/);
-    }, 120_000);
+    }, 300_000); // may first wait for another user of port 2323 to finish
 
     it("hatches, interacts and saves through the pet console", async () => {
       con = await openConsole();

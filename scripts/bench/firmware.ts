@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
-import { openConsole, startEspruino } from "../lib/espruinoLinux.js";
+import { openConsole, releaseTelnetPort, startEspruino } from "../lib/espruinoLinux.js";
 
 const RUNS = 41;
 
@@ -50,6 +50,7 @@ async function onInterpreter(binary: string): Promise<Record<string, unknown>> {
     };
   } finally {
     await proc.kill();
+    releaseTelnetPort();
     rmSync(dir, { recursive: true, force: true });
   }
 }

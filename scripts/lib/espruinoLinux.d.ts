@@ -10,7 +10,14 @@ export interface EspruinoProcess {
   waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
   kill(): Promise<void>;
 }
-export function startEspruino(binary: string, dir: string, options?: { readyTimeoutMs?: number }): Promise<EspruinoProcess>;
+export const LOCK_FILE: string;
+export function acquireTelnetPort(timeoutMs?: number): Promise<void>;
+export function releaseTelnetPort(): void;
+export function startEspruino(
+  binary: string,
+  dir: string,
+  options?: { readyTimeoutMs?: number; portWaitMs?: number },
+): Promise<EspruinoProcess>;
 export interface EspruinoConsole {
   evaluate(expr: string, ms?: number): Promise<unknown>;
   pending(): string;

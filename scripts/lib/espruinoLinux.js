@@ -9,9 +9,19 @@
  *   floods the console and the (assert-enabled) build stops. We keep the pipe open and never write.
  * - If port 2323 is taken, the telnet server fails silently, so we refuse to start when it answers.
  * - SIGKILL is a faithful power cut for the flash file (writes go straight to the file).
+ *
+ * Because the port is fixed, every user of this module on the machine (test files running in
+ * parallel, the bench, other engineers' tests) takes a lock file before starting an interpreter and
+ * gives it back when that interpreter is killed (or at process exit). A lock whose owner process is
+ * gone is stale and taken over. A kill-and-restart may therefore wait for another user in between;
+ * each user has its own directory, so nothing is mixed up.
  */
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
+import { openSync, closeSync, writeSync, readFileSync, unlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 
 export const TELNET_PORT = 2323;
 export const TELNET_HOST = "127.0.0.1";
@@ -32,13 +42,87 @@ export function portAnswers(port = TELNET_PORT, host = TELNET_HOST) {
   });
 }
 
+export const LOCK_FILE = join(tmpdir(), "espruino-telnet-" + TELNET_PORT + ".lock");
+let heldToken = null;
+let exitHookInstalled = false;
+
+function ownerAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+function tryLock(token) {
+  try {
+    const fd = openSync(LOCK_FILE, "wx");
+    writeSync(fd, JSON.stringify({ pid: process.pid, token }));
+    closeSync(fd);
+    return true;
+  } catch (e) {
+    if (e.code !== "EEXIST") throw e;
+  }
+  let owner = null;
+  try {
+    owner = JSON.parse(readFileSync(LOCK_FILE, "utf8"));
+  } catch {
+    return false; // being written right now, or just removed: try again later
+  }
+  if (owner && typeof owner.pid === "number" && !ownerAlive(owner.pid)) {
+    try {
+      unlinkSync(LOCK_FILE);
+    } catch {
+      // someone else removed it first
+    }
+  }
+  return false;
+}
+
+/** Takes the machine-wide lock on port 2323 for this module instance (waits for other users). */
+export async function acquireTelnetPort(timeoutMs = 180000) {
+  if (heldToken) return;
+  const token = process.pid + "-" + randomBytes(6).toString("hex");
+  const end = Date.now() + timeoutMs;
+  while (!tryLock(token)) {
+    if (Date.now() > end) throw new Error("port " + TELNET_PORT + " is locked by another user (" + LOCK_FILE + ") for more than " + timeoutMs + " ms");
+    await sleep(200);
+  }
+  heldToken = token;
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", releaseTelnetPort);
+  }
+}
+
+/** Gives the port back (kill() does this; exported for scripts that stop an interpreter otherwise). */
+export function releaseTelnetPort() {
+  if (!heldToken) return;
+  try {
+    const owner = JSON.parse(readFileSync(LOCK_FILE, "utf8"));
+    if (owner.token === heldToken) unlinkSync(LOCK_FILE);
+  } catch {
+    // already gone
+  }
+  heldToken = null;
+}
+
 /**
  * Starts the interpreter in `dir`. Returns { child, output(), waitFor(re, ms), kill() }.
- * Throws if port 2323 is already taken (another interpreter would receive our commands).
+ * Takes the port lock first, then waits while anything still answers on port 2323 (another
+ * interpreter would receive our commands); gives up after `portWaitMs`.
  */
-export async function startEspruino(binary, dir, { readyTimeoutMs = 10000 } = {}) {
-  if (await portAnswers()) {
-    throw new Error("port " + TELNET_PORT + " is already in use (another espruino --telnet running?); stop it first");
+export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portWaitMs = 180000 } = {}) {
+  await acquireTelnetPort(portWaitMs);
+  // Someone outside this module (a manual run) may still hold the port: wait for it, then give up.
+  const portEnd = Date.now() + portWaitMs;
+  while (await portAnswers()) {
+    if (Date.now() > portEnd) {
+      releaseTelnetPort();
+      throw new Error("port " + TELNET_PORT + " is already in use (another espruino --telnet running?); stop it first");
+    }
+    await sleep(250);
   }
   const child = spawn(binary, ["--telnet"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
@@ -63,18 +147,23 @@ export async function startEspruino(binary, dir, { readyTimeoutMs = 10000 } = {}
         await sleep(50);
       }
     },
-    /** SIGKILL and wait for the exit: a power cut. */
+    /** SIGKILL and wait for the exit (a power cut), then give the port back. */
     async kill() {
-      if (exited) return;
-      const done = new Promise((r) => child.once("exit", r));
-      child.kill("SIGKILL");
-      await done;
+      if (!exited) {
+        const done = new Promise((r) => child.once("exit", r));
+        child.kill("SIGKILL");
+        await done;
+      }
       child.stdin.destroy();
+      releaseTelnetPort();
     },
   };
   const end = Date.now() + readyTimeoutMs;
   while (!(await portAnswers())) {
-    if (exited) throw new Error("espruino exited at start (" + JSON.stringify(exited) + "):\n" + out);
+    if (exited) {
+      releaseTelnetPort();
+      throw new Error("espruino exited at start (" + JSON.stringify(exited) + "):\n" + out);
+    }
     if (Date.now() > end) {
       await handle.kill();
       throw new Error("espruino's telnet port did not open within " + readyTimeoutMs + " ms:\n" + out);
