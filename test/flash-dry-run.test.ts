@@ -3,13 +3,12 @@
  * byte for byte, into Storage ".bootcde" (the file Espruino runs at every boot), then a restart into
  * it. The text is replayed here against a fake Storage to prove it, without any board.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
-import { afterAll } from "vitest";
 
 const ROOT = join(__dirname, "..");
 let dir = "";
