@@ -8,6 +8,7 @@
  * unless --all.
  * Exit status 1 when the region holds data but no readable save (damaged or foreign).
  */
+import { relative } from "node:path";
 import { loadWorld } from "../../../save/codec";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import type { LoadStatus } from "../../../save/status";
@@ -115,9 +116,10 @@ const SECTOR_WORDS: { [state: string]: string } = {
 };
 
 export function regionText(j: RegionJson, path: string, all: boolean): string {
+  // The geometry, not the board: a 64 KiB image fits the desktop and the ESP32 profile alike.
   let out =
-    "region image " + path + ": " + j.board + " (" + j.boardFile + "), " + j.sectorCount + " sectors of " + j.sectorSize +
-    " bytes, " + j.slotsPerSector + " slots each\n";
+    "region image " + path + ": " + j.sectorCount + " sectors of " + j.sectorSize + " bytes, " + j.slotsPerSector +
+    " slots each (geometry of " + relative(process.cwd(), j.boardFile) + ")\n";
   const p = j.current.payload;
   if (j.current.status === "ok" && p !== null) {
     out += "current save: sector " + j.current.sector + " slot " + j.current.slot + " (sequence " + j.current.seq + "): " +
