@@ -1,14 +1,58 @@
 /**
- * The terminal screen of `npm start`, driven through a pseudo-terminal (node-pty): the OLED drawn in
- * braille with the pet's name, world clock and update count under it; one space press (a button
- * press on the firmware's pin) changes the picture; q saves, quits and gives the cursor back.
+ * The terminal screen of `npm start`, driven through a pseudo-terminal: the OLED drawn in braille
+ * with the pet's name, world clock and update count under it; one space press (a button press on
+ * the firmware's pin) changes the picture; q saves, quits and gives the cursor back.
+ *
+ * The terminal is node-pty's, or, where node-pty cannot be loaded (its native build failed), the
+ * one Python's pty module gives through test/fixtures/pty-run.py. PET_PTY=python forces the latter.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as pty from "node-pty";
+import { spawn } from "node:child_process";
 import { buildDesktopBundle, ROOT, START } from "./desktop-process";
+
+interface Terminal {
+  kind: string;
+  write(keys: string): void;
+  onData(cb: (d: string) => void): void;
+  exited: Promise<number>;
+}
+
+/** A program in a COLS x ROWS pseudo-terminal: node-pty when it loads, else Python's pty module. */
+async function openTerminal(args: string[], cols: number, rows: number): Promise<Terminal> {
+  const env = { ...process.env, TERM: "xterm-256color" };
+  if (process.env.PET_PTY !== "python") {
+    try {
+      const mod = (await import("node-pty")) as unknown as { spawn?: typeof import("node-pty").spawn; default?: { spawn: typeof import("node-pty").spawn } };
+      const spawnPty = mod.spawn ?? mod.default?.spawn;
+      if (spawnPty) {
+        const term = spawnPty(process.execPath, args, { cols, rows, cwd: ROOT, env });
+        return {
+          kind: "node-pty",
+          write: (k) => term.write(k),
+          onData: (cb) => term.onData(cb),
+          exited: new Promise((r) => term.onExit((e) => r(e.exitCode))),
+        };
+      }
+    } catch {
+      // fall through to Python
+    }
+  }
+  const child = spawn("python3", [join(ROOT, "test", "fixtures", "pty-run.py"), String(cols), String(rows), process.execPath, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  child.stdout.setEncoding("utf8");
+  return {
+    kind: "python",
+    write: (k) => child.stdin.write(k),
+    onData: (cb) => child.stdout.on("data", cb),
+    exited: new Promise((r) => child.on("exit", (code) => r(code ?? -1))),
+  };
+}
 
 let dir = "";
 let bundle = "";
@@ -50,15 +94,11 @@ function waitUntil(cond: () => boolean, timeoutMs: number, what: string, raw: ()
 
 describe("desktop terminal screen", () => {
   it("draws the pet, reacts to one space press, and q restores the terminal", async () => {
-    const term = pty.spawn(process.execPath, [START, "--bundle", bundle, "--image", join(dir, "screen.bin")], {
-      cols: 100,
-      rows: 30,
-      cwd: ROOT,
-      env: { ...process.env, TERM: "xterm-256color" },
-    });
+    const term = await openTerminal([START, "--bundle", bundle, "--image", join(dir, "screen.bin")], 100, 30);
     let raw = "";
     term.onData((d) => (raw += d));
-    const exited = new Promise<number>((r) => term.onExit((e) => r(e.exitCode)));
+    const exited = term.exited;
+    if (process.env.PET_PTY === "python") expect(term.kind).toBe("python");
 
     await waitUntil(() => lastFrame(raw).some((l) => /updates \d+/.test(l)), 15000, "the first frame", () => raw);
     const before = lastFrame(raw);

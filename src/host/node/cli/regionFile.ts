@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkBoardProfile, type BoardProfile } from "../../../../firmware/boardProfile";
-import { loadWorld } from "../../../save/codec";
+import { isLoadablePayload } from "../sim/currentSave";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { NorFlashSim } from "../../../storage/norFlashSim";
 import { computeLayout, type RegionLayout } from "../../../storage/regionLayout";
@@ -87,10 +87,6 @@ export interface RegionContents {
   scan: RegionScan;
 }
 
-/** The codec's verdict without a wall clock: the check the firmware gives its slot log. */
-export function isLoadablePayload(payload: Uint8Array): boolean {
-  return loadWorld(payload, 0).status === "ok";
-}
 
 /** Reads the slot log in an image (exactly the board's region size) without changing it. */
 export function readRegion(bytes: Uint8Array, board: RegionBoard): RegionContents {
