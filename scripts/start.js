@@ -7,7 +7,8 @@
  *   npm start -- [--image PATH] [--speed N] [--board FILE] [--bundle FILE] [--blocks] [--lines]
  *
  * --image PATH   region image (default ./pet-region.bin; created erased when missing)
- * --speed N      the world clock runs N times faster than real time (getTime() is scaled)
+ * --speed N      the world clock runs N times faster than real time (getTime() is scaled; the
+ *                firmware adds at most a minute per one-second tick, so N above 60 acts as 60)
  * --board FILE   board profile (default boards/desktop.json)
  * --bundle FILE  run an already built bundle instead of building (tests use this to build once)
  * --blocks       draw the OLED with half blocks instead of braille (needs a 130-column terminal)

@@ -6,7 +6,8 @@
  *
  * getTime() is Espruino's seconds clock, and the firmware advances the world by its differences.
  * `--speed N` makes it run N times faster than real time, so the world clock (and with it every
- * activity and expression change) runs N times faster; timers and Date.now() are not scaled.
+ * activity and expression change) runs N times faster; timers and Date.now() are not scaled. (The
+ * firmware clamps one tick's step to a minute, so above N = 60 the world runs at 60x.)
  * It starts at the wall clock in seconds, as on a board whose time was set by the uploader.
  *
  * buttonTime() is what setWatch reports as an edge's time. It shares getTime()'s origin but runs at
