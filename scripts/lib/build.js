@@ -69,9 +69,15 @@ export function boardFromEnv(env = process.env) {
  */
 export async function loadBoardProfile(file) {
   const path = resolve(file);
+  let text;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new BoardProfileError(path, ["cannot read the file: " + (e instanceof Error ? e.message : String(e))]);
+  }
   let profile;
   try {
-    profile = JSON.parse(readFileSync(path, "utf8"));
+    profile = JSON.parse(text);
   } catch (e) {
     throw new BoardProfileError(path, ["cannot read it as JSON: " + (e instanceof Error ? e.message : String(e))]);
   }

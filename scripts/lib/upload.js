@@ -90,7 +90,9 @@ export function runEspruinoCli(args, { timeoutMs = 120000, echo = false } = {}) 
 
 /** Did the tool's output say the upload went through? Returns null when fine, else why not. */
 export function uploadProblem(output) {
-  if (/Unable to connect/i.test(output)) return "could not connect to the board";
+  if (/Unable to connect|ECONNREFUSED|EHOSTUNREACH|ETIMEDOUT|ENOTFOUND|Port ".*" not found/i.test(output)) {
+    return "could not connect to the board";
+  }
   if (/timed out after/.test(output)) return "the espruino tool timed out";
   if (/Module .* not found/i.test(output)) return "the board reported a missing module";
   if (!/Upload Complete/.test(output)) return "the espruino tool did not report \"Upload Complete\"";
