@@ -102,6 +102,9 @@ describe.skipIf(!ESPRUINO)(
       expect(now.name).toBe(PET_NAME);
       expect(BigInt(now.updateCount)).toBeGreaterThanOrEqual(BigInt(saved!.updateCount));
       expect(await con.evaluate('require("Storage").list()')).toEqual([".bootcde"]);
+      // Storage fills the Linux flash file from the bottom: what it uses must end below the pet region
+      const stats = (await con.evaluate('require("Storage").getStats()')) as { fileBytes: number; trashBytes: number };
+      expect(stats.fileBytes + stats.trashBytes).toBeLessThan(linuxProfile.storageArea!.size);
       await con.close();
       con = null;
     }, 60_000);
