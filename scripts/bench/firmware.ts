@@ -67,7 +67,10 @@ export async function run(): Promise<Record<string, unknown>> {
   };
   const binary = process.env.ESPRUINO;
   if (!binary) {
-    figures.interpreter = { skipped: "set ESPRUINO=/path/to/espruino (Linux build) for JsVars and save/restore times" };
+    const skipped = { skipped: "set ESPRUINO=/path/to/espruino (Linux build) to measure on the interpreter" };
+    for (const key of ["linuxJsVarsAfterBoot", "linuxPetSaveMsMedian", "linuxSaveMsMedian", "linuxRestoreMsMedian"]) {
+      figures[key] = skipped;
+    }
     return figures;
   }
   Object.assign(figures, await onInterpreter(binary));
