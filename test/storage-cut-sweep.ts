@@ -6,6 +6,7 @@
  * never returns "no pet"; and saving goes on working afterwards. Problems are collected as text
  * rather than thrown so one sweep reports all of them.
  */
+import { Flash } from "../src/storage/flash";
 import { NorFlashSim, EraseTear, WriteTear } from "../src/storage/norFlashSim";
 import { LoadResult, SlotLog, createSlotLog } from "../src/storage/slotLog";
 import { Geometry, crcValid, sameBytes } from "./storage-fixtures";
@@ -40,8 +41,21 @@ export function emptyReport(): SweepReport {
   return { reboots: 0, restoredInFlight: 0, worstChecks: 0, worstBootBytes: 0, problems: [] };
 }
 
+/**
+ * Deliberately broken set-ups for the sensitivity test: a flash wrapper (to reorder or drop
+ * operations) and a replacement validity check. Set only for the duration of one sweep.
+ */
+export interface SweepHooks {
+  wrapFlash?: (sim: NorFlashSim) => Flash;
+  isValidPayload?: (p: Uint8Array) => boolean;
+}
+
+let hooks: SweepHooks = {};
+
 function logOver(sim: NorFlashSim, g: Geometry, initialSequence?: number): SlotLog {
-  const r = createSlotLog({ flash: sim, address: g.address, size: g.size, sectorSize: g.sectorSize, isValidPayload: crcValid, initialSequence });
+  const flash = hooks.wrapFlash ? hooks.wrapFlash(sim) : sim;
+  const isValidPayload = hooks.isValidPayload ?? crcValid;
+  const r = createSlotLog({ flash, address: g.address, size: g.size, sectorSize: g.sectorSize, isValidPayload, initialSequence });
   if (r.log === null) throw new Error("sweep setup: " + r.message);
   return r.log;
 }
@@ -139,6 +153,7 @@ export interface ReplayOptions {
   /** Extra payloads saved after the nested cut (cross a sector boundary to exercise the erase path). */
   continuation: Uint8Array[];
   initialSequence?: number;
+  hooks?: SweepHooks;
 }
 
 /**
@@ -146,6 +161,15 @@ export interface ReplayOptions {
  * replay the saves on one continuously running SlotLog, tear that mutation, reboot and check.
  */
 export function replaySweep(o: ReplayOptions, report: SweepReport = emptyReport()): SweepReport {
+  hooks = o.hooks ?? {};
+  try {
+    return replaySweepInner(o, report);
+  } finally {
+    hooks = {};
+  }
+}
+
+function replaySweepInner(o: ReplayOptions, report: SweepReport): SweepReport {
   const g = o.geometry;
   const probe = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address });
   const pl = logOver(probe, g, o.initialSequence);
@@ -166,7 +190,7 @@ export function replaySweep(o: ReplayOptions, report: SweepReport = emptyReport(
           const r = log.save(p);
           if (sim.poweredOff) break;
           if (r.status !== "ok") report.problems.push("save " + k + " failed without a cut: " + r.status);
-          previous = p;
+          else previous = p;
         }
         if (!sim.poweredOff) continue;
         const where = "cut " + cut + " (save " + k + ", tears " + tears.write + "/" + tears.erase + ", seed " + seed + ")";
@@ -227,7 +251,7 @@ export function forkSweep(o: ForkOptions, report: SweepReport = emptyReport()): 
     }
     const r = log.save(p);
     if (r.status !== "ok") report.problems.push("clean save " + k + " failed: " + r.status);
-    previous = p;
+    else previous = p;
   }
   return report;
 }
