@@ -43,7 +43,7 @@ describe("SSD1306 model fed by the project's driver", () => {
     const panel = new Ssd1306();
     const bus = createSimI2C(0x3c, panel);
     bus.setup({});
-    const g = createGraphicsNamespace(realm).createArrayBuffer(128, 64, 1, { vertical_byte: true });
+    const g = createGraphicsNamespace(realm).createArrayBuffer(128, 64, 1, { vertical_byte: true, msb: false });
     g.setPixel(0, 0);
     g.drawLine(10, 5, 40, 5);
     g.fillRect(100, 50, 103, 60);
@@ -88,7 +88,8 @@ describe("SSD1306 model fed by the project's driver", () => {
 });
 
 describe("Graphics subset", () => {
-  const make = (): ArrayBufferGraphics => createGraphicsNamespace(realm).createArrayBuffer(16, 16, 1, { vertical_byte: true });
+  const make = (): ArrayBufferGraphics =>
+    createGraphicsNamespace(realm).createArrayBuffer(16, 16, 1, { vertical_byte: true, msb: false });
   it("drawRect includes both corners, fillRect fills inclusively", () => {
     const g = make();
     g.drawRect(2, 3, 5, 7);
@@ -103,6 +104,12 @@ describe("Graphics subset", () => {
     const g = make();
     g.setPixel(3, 10);
     expect(new Uint8Array(g.buffer)[3 + 16]).toBe(1 << 2);
+  });
+  it("without msb: false the top pixel of a vertical byte is bit 7, as on Espruino 2v25 and later", () => {
+    const g = createGraphicsNamespace(realm).createArrayBuffer(16, 16, 1, { vertical_byte: true });
+    g.setPixel(3, 8);
+    expect(new Uint8Array(g.buffer)[3 + 16]).toBe(0x80);
+    expect(g.pixel(3, 8)).toBe(1);
   });
   it("setColor(0) draws off pixels; clear empties the buffer", () => {
     const g = make();
@@ -192,6 +199,38 @@ describe("setWatch on an active-low button", () => {
     pins.drive("D0", 1);
     pins.drive("D0", 0);
     expect(n).toBe(1);
+  });
+});
+
+describe("pinMode", () => {
+  function host() {
+    return createEspruinoHost({
+      board: { petRegion: { address: 0, size: 8192, pageSize: 4096 }, button: { pin: "D0", activeLow: true } },
+      flash: new NorFlashSim({ size: 8192, sectorSize: 4096 }),
+      output: () => undefined,
+    });
+  }
+  it("with input_pullup an active-low button rests high and a press is a falling edge", () => {
+    const h = host();
+    h.run('var seen=[]; pinMode(D0, "input_pullup"); setWatch(function(e){ seen.push(e.state); }, D0, {edge:"both", repeat:true});', "w.js");
+    h.setButton(true);
+    h.setButton(false);
+    expect(h.run("seen.join()", "r.js")).toBe("false,true");
+    h.stop();
+  });
+  it("a pull-down on an active-low button leaves it reading pressed: presses change nothing", () => {
+    const h = host();
+    h.run('var seen=[]; pinMode("D0", "input_pulldown"); setWatch(function(e){ seen.push(e.state); }, "D0", {edge:"both", repeat:true});', "w.js");
+    h.setButton(true);
+    h.setButton(false);
+    expect(h.run("seen.length", "r.js")).toBe(0);
+    expect(h.pins.level("D0")).toBe(0);
+    h.stop();
+  });
+  it("an unknown mode throws, as on the interpreter", () => {
+    const h = host();
+    expect(() => h.run('pinMode(D0, "pullup")', "m.js")).toThrow(/unknown mode/);
+    h.stop();
   });
 });
 

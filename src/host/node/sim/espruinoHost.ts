@@ -7,6 +7,7 @@
  *   getTime()                    clock.ts (scaled by --speed), Date.now() is the context's own (real)
  *   setTimeout/setInterval/...   timers.ts
  *   setWatch/clearWatch          pins.ts, the button pin driven by the keyboard
+ *   pinMode                      pins.ts (pull resistors decide where an input rests)
  *   digitalWrite                 pins.ts, the LED shown on screen
  *   E.CRC32                      espruinoE.ts (zlib.crc32 over the bytes Espruino would iterate)
  *   I2C1                         i2c.ts, decoded by the SSD1306 model in ssd1306.ts
@@ -138,6 +139,7 @@ export function createEspruinoHost(o: HostOptions): EspruinoHost {
   g.setWatch = pins.setWatch;
   g.clearWatch = pins.clearWatch;
   g.digitalWrite = pins.digitalWrite;
+  g.pinMode = (pin: unknown, mode: unknown): void => pins.pinMode(pin, mode);
   g.E = createEspruinoE();
   g.I2C1 = i2c;
   g.Graphics = createGraphicsNamespace(realm);
@@ -164,7 +166,9 @@ export function createEspruinoHost(o: HostOptions): EspruinoHost {
     },
     setButton(pressed: boolean): void {
       if (buttonPin === null) return;
-      pins.drive(buttonPin, pressed === activeLow ? 0 : 1);
+      // Pressed: the switch pulls the pin to its active level. Released: the pin is let go and rests
+      // where its pull resistor (pinMode) or the board's wiring puts it.
+      pins.drive(buttonPin, pressed ? (activeLow ? 0 : 1) : null);
     },
     pet(): PetGlobal | undefined {
       const p = g.pet;

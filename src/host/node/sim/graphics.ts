@@ -5,15 +5,20 @@
  * getHeight and .buffer. Only 1 bit per pixel, as on a monochrome OLED.
  *
  * The buffer layout is the one the firmware ships to the display unchanged: with vertical_byte each
- * byte is a column of 8 pixels, least significant bit on top, bytes running along the row of 8-pixel
- * "pages" (exactly the SSD1306's memory layout); without it, rows of bytes, most significant bit on
- * the left. Anything outside the subset is absent, so firmware that reaches beyond the documented
+ * byte is a column of 8 pixels, bytes running along the row of 8-pixel "pages" (with msb: false,
+ * least significant bit on top: exactly the SSD1306's memory layout); without it, rows of bytes.
+ * As on Espruino 2v25 and later, the first pixel of a byte is its bit 7 unless msb: false is given
+ * (the project measured this on 2v29), so firmware that forgets msb: false looks as garbled here as
+ * on the panel. Anything outside the subset is absent, so firmware that reaches beyond the documented
  * API fails loudly here instead of on the device.
  */
 import { FONT_CELL_HEIGHT, FONT_CELL_WIDTH, GLYPH_HEIGHT, GLYPH_WIDTH, glyphRows } from "./font";
 
 export interface CreateArrayBufferOptions {
   vertical_byte?: boolean;
+  /** Bit order inside a byte. Default true: since 2v25 the first pixel (the top one of a vertical
+   *  byte, the left one otherwise) goes to bit 7; false puts it in bit 0, as the SSD1306 wants. */
+  msb?: boolean;
 }
 
 /** Typed-array constructors of the realm the firmware runs in, so its `instanceof` checks hold. */
@@ -31,6 +36,7 @@ export class ArrayBufferGraphics {
     private readonly width: number,
     private readonly height: number,
     private readonly verticalByte: boolean,
+    private readonly msbFirst: boolean,
     realm: Realm,
   ) {
     const length = verticalByte ? width * Math.ceil(height / 8) : Math.ceil((width * height) / 8);
@@ -190,9 +196,9 @@ export class ArrayBufferGraphics {
 
   private locate(x: number, y: number): { index: number; bit: number } | null {
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return null;
-    if (this.verticalByte) return { index: x + (y >> 3) * this.width, bit: y & 7 };
+    if (this.verticalByte) return { index: x + (y >> 3) * this.width, bit: this.msbFirst ? 7 - (y & 7) : y & 7 };
     const n = x + y * this.width;
-    return { index: n >> 3, bit: 7 - (n & 7) };
+    return { index: n >> 3, bit: this.msbFirst ? 7 - (n & 7) : n & 7 };
   }
 
   private plot(x: number, y: number, col: number): void {
@@ -211,7 +217,7 @@ export function createGraphicsNamespace(realm: Realm): {
     createArrayBuffer(w: number, h: number, bpp: number, opts?: CreateArrayBufferOptions): ArrayBufferGraphics {
       if (bpp !== 1) throw new Error("desktop Graphics: only 1 bit per pixel is emulated, got " + String(bpp));
       if (!(w > 0 && h > 0)) throw new Error("desktop Graphics: bad size " + String(w) + "x" + String(h));
-      return new ArrayBufferGraphics(w, h, !!(opts && opts.vertical_byte), realm);
+      return new ArrayBufferGraphics(w, h, !!(opts && opts.vertical_byte), !(opts && opts.msb === false), realm);
     },
   };
 }

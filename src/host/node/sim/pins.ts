@@ -1,8 +1,25 @@
 /**
  * GPIO as the firmware sees it: pins by name ("D0", a Pin object, or a number), setWatch with edge,
- * debounce and repeat, and digitalWrite. Inputs are driven by the desktop (the keyboard presses and
- * releases the button pin); outputs are recorded so the screen can show the LED.
+ * debounce and repeat, pinMode and digitalWrite. Inputs are driven by the desktop (the keyboard
+ * presses and releases the button pin); outputs are recorded so the screen can show the LED.
+ *
+ * pinMode's pull resistors set the level an input rests at while nothing drives it: a button wired
+ * active low and given "input_pulldown" reads as held down here, as it would on the board.
  */
+
+/** The modes Espruino's pinMode accepts; anything else is an error there too. */
+export const PIN_MODES = [
+  "analog",
+  "input",
+  "input_pullup",
+  "input_pulldown",
+  "output",
+  "opendrain",
+  "opendrain_pullup",
+  "af_output",
+  "af_opendrain",
+  "auto",
+];
 
 export type Level = 0 | 1;
 
@@ -57,8 +74,11 @@ export interface SimPins {
   setWatch(fn: unknown, pin: unknown, options?: SimWatchOptions | number): number;
   clearWatch(id?: unknown): void;
   digitalWrite(pin: unknown, value: unknown): void;
-  /** Drives an input pin from outside (keyboard); fires the watches on a change of level. */
-  drive(pin: string, level: Level): void;
+  pinMode(pin: unknown, mode: unknown): void;
+  /** The last mode set on a pin, or undefined. */
+  mode(pin: string): string | undefined;
+  /** Drives an input pin from outside (keyboard) or lets it go (null: back to its pull resistor). */
+  drive(pin: string, level: Level | null): void;
   /** The level last written to or driven on a pin (inputs idle at `idle`). */
   level(pin: string): Level;
   /** Every digitalWrite, in order, for tests: [pin, level]. */
@@ -79,6 +99,9 @@ export function createSimPins(
   const levels = new Map<string, Level>();
   for (const name of Object.keys(idleLevels)) levels.set(name, idleLevels[name] as Level);
   const watches = new Map<number, Watch>();
+  const modes = new Map<string, string>();
+  /** Pins an outside source is holding at a level (the pressed button). */
+  const driven = new Set<string>();
   const writes: Array<[string, Level]> = [];
   let nextId = 1;
 
@@ -139,7 +162,26 @@ export function createSimPins(
       writes.push([name, level]);
       if (onWrite) onWrite(name, level);
     },
-    drive(pin: string, level: Level): void {
+    pinMode(pin: unknown, mode: unknown): void {
+      const name = mustName(pin, "pinMode");
+      if (typeof mode !== "string" || PIN_MODES.indexOf(mode) < 0) throw new Error("pinMode: unknown mode " + String(mode));
+      modes.set(name, mode);
+      if (!driven.has(name)) this.drive(name, null); // the input now rests where its pull puts it
+    },
+    mode(pin: string): string | undefined {
+      return modes.get(pin);
+    },
+    drive(pin: string, requested: Level | null): void {
+      let level: Level;
+      if (requested === null) {
+        driven.delete(pin);
+        const mode = modes.get(pin);
+        const idle = idleLevels[pin];
+        level = mode === "input_pullup" ? 1 : mode === "input_pulldown" ? 0 : idle !== undefined ? idle : this.level(pin);
+      } else {
+        driven.add(pin);
+        level = requested;
+      }
       if (levels.get(pin) === level) return;
       levels.set(pin, level);
       for (const w of Array.from(watches.values())) {
