@@ -210,7 +210,13 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
   };
   const keys = createKeyHandler(actions);
 
-  if (o.screen) write("\x1b[?25l\x1b[2J"); // hide the cursor, clear once; redraws are in place
+  if (o.screen) {
+    write("\x1b[?25l\x1b[2J"); // hide the cursor, clear once; redraws are in place
+    // Whatever ends the process (a crash included), the cursor comes back.
+    process.once("exit", () => {
+      if (!quitting) write("\x1b[?25h\r\n");
+    });
+  }
   line(
     "desktop: region image " + o.imagePath + (opened.status === "created" ? " (new, erased)" : "") + ", " + o.board.petRegion.size +
       " bytes; speed x" + o.speed,
