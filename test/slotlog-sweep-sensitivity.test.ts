@@ -40,7 +40,7 @@ function sweep(hooks: Parameters<typeof replaySweep>[0]["hooks"]) {
 
 describe("the power-cut sweep detects broken logs", () => {
   it("mark before payload, no real validity check: torn payloads come back and are reported", () => {
-    const r = sweep({ wrapFlash: markFirst, isValidPayload: () => true });
+    const r = sweep({ wrapFlash: markFirst, isValidPayload: () => true, strict: false });
     expect(r.problems.length).toBeGreaterThan(0);
     expect(r.problems.join("\n")).toMatch(/neither the previous nor the in-flight/);
   });
@@ -57,7 +57,8 @@ describe("the power-cut sweep detects broken logs", () => {
   });
 
   it("mark before payload but the CRC check in place: nothing lost, the boot needs a second check", () => {
-    const r = sweep({ wrapFlash: markFirst });
+    // not strict: the wrapper has already programmed the mark SlotLog is about to write
+    const r = sweep({ wrapFlash: markFirst, strict: false });
     expect(r.problems).toEqual([]);
     expect(r.worstChecks).toBe(2);
   });

@@ -3,8 +3,9 @@
  *
  * The invariant checked after every reboot: the boot returns exactly (byte for byte) the last save
  * that completed or the one that was being written when power died; once a save has completed it
- * never returns "no pet"; and saving goes on working afterwards. Problems are collected as text
- * rather than thrown so one sweep reports all of them.
+ * never returns "no pet"; and saving goes on working afterwards. Every simulated flash is strict,
+ * so a write over a byte that is not erased (which would mix two saves) fails the save and is
+ * reported too. Problems are collected as text rather than thrown so one sweep reports all of them.
  */
 import { Flash } from "../src/storage/flash";
 import { NorFlashSim, EraseTear, WriteTear } from "../src/storage/norFlashSim";
@@ -48,6 +49,8 @@ export function emptyReport(): SweepReport {
 export interface SweepHooks {
   wrapFlash?: (sim: NorFlashSim) => Flash;
   isValidPayload?: (p: Uint8Array) => boolean;
+  /** Strict simulated flash (default true). */
+  strict?: boolean;
 }
 
 let hooks: SweepHooks = {};
@@ -61,7 +64,7 @@ function logOver(sim: NorFlashSim, g: Geometry, initialSequence?: number): SlotL
 }
 
 function cloneSim(sim: NorFlashSim, seed: number): NorFlashSim {
-  return new NorFlashSim({ size: sim.size, sectorSize: sim.sectorSize, baseAddress: sim.baseAddress, initial: sim.image(), seed });
+  return new NorFlashSim({ size: sim.size, sectorSize: sim.sectorSize, baseAddress: sim.baseAddress, initial: sim.image(), seed, strict: hooks.strict !== false });
 }
 
 /** Boots a fresh SlotLog and checks the result against the two acceptable payloads. */
@@ -171,7 +174,7 @@ export function replaySweep(o: ReplayOptions, report: SweepReport = emptyReport(
 
 function replaySweepInner(o: ReplayOptions, report: SweepReport): SweepReport {
   const g = o.geometry;
-  const probe = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address });
+  const probe = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, strict: hooks.strict !== false });
   const pl = logOver(probe, g, o.initialSequence);
   pl.load();
   for (const p of o.payloads) pl.save(p);
@@ -179,7 +182,7 @@ function replaySweepInner(o: ReplayOptions, report: SweepReport): SweepReport {
   for (const tears of o.tears) {
     for (const seed of o.seeds) {
       for (let cut = 0; cut < total; cut++) {
-        const sim = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, seed: seed * 7919 + cut });
+        const sim = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, seed: seed * 7919 + cut, strict: hooks.strict !== false });
         const log = logOver(sim, g, o.initialSequence);
         log.load();
         sim.cutPowerAfter({ afterMutations: cut, writeTear: tears.write, eraseTear: tears.erase });
@@ -220,7 +223,7 @@ export interface ForkOptions {
  */
 export function forkSweep(o: ForkOptions, report: SweepReport = emptyReport()): SweepReport {
   const g = o.geometry;
-  const main = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address });
+  const main = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, strict: hooks.strict !== false });
   const log = logOver(main, g);
   log.load();
   let previous: Uint8Array | null = null;
