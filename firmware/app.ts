@@ -22,7 +22,8 @@ import { lateAbsenceMs, tickDeltaMs, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue } from "./savePolicy";
 import { createButtonMachine, BUTTON_DEBOUNCE_MS } from "./button";
 import { openPetStore, type PetStore } from "./store";
-import { errorText, petStatus, statusLine, type PetStatus } from "./report";
+import { errorText, statusLine } from "./report";
+import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { createDisplay, type PetDisplay } from "./display";
 import type { PetBoard } from "./board";
 
@@ -32,7 +33,8 @@ export const FALLBACK_PET_NAME = "Pip";
 
 /** The console object published as the global `pet`. Every method returns instead of throwing. */
 export interface PetConsole {
-  status(): PetStatus | null;
+  /** The keys and values `pet-save decode --json` prints for the live world; null if it cannot be built. */
+  status(): PayloadJson | null;
   save(): string;
   interact(): string;
   rename(name: string): string;
@@ -259,7 +261,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   const pet: PetConsole = {
     status: function () {
       try {
-        return petStatus(world, savedAt);
+        return payloadJson(world, savedAt);
       } catch (e) {
         print("pet.status failed: " + errorText(e));
         return null;

@@ -9,7 +9,8 @@ import { createSsd1306 } from "../src/host/espruino/ssd1306";
 import type { PetBoard } from "./board";
 import type { PetEnv } from "./env";
 import { drawPet } from "./face";
-import { activityName, errorText } from "./report";
+import { errorText } from "./report";
+import { activityName } from "../src/save/payloadJson";
 
 /** Default I2C clock: the SSD1306 handles 400 kHz, which sends a 1 KiB frame in about 25 ms. */
 const DEFAULT_I2C_BITRATE = 400000;

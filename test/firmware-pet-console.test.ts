@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
 import { fakeEnv, newFlash, rawFlashOver, REGION, testBoard } from "./firmware-fakes";
-import { PAYLOAD_JSON_KEYS, worldToJson } from "../src/host/node/cli/worldJson";
+import { PAYLOAD_JSON_KEYS, payloadJson } from "../src/save/payloadJson";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { createSlotLog } from "../src/storage/slotLog";
 import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
@@ -44,7 +44,7 @@ describe("pet.status()", () => {
     const status = app.pet.status()!;
     expect(Object.keys(status)).toEqual(PAYLOAD_JSON_KEYS);
     const decoded = loadWorld(newestPayload(sim), 0);
-    expect(status).toEqual(worldToJson(decoded.world!, decoded.savedAt));
+    expect(status).toEqual(payloadJson(decoded.world!, decoded.savedAt));
     expect(status.savedAtMs).toBe(String(JULY_2026 + 26500));
     expect(typeof status.activity).toBe("number");
     expect(typeof status.elapsedMs).toBe("string");

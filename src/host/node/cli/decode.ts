@@ -5,7 +5,7 @@ import { u64IsSafe, u64ToNumber, type U64 } from "../../../core/u64";
 import { nowOption, parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
 import { EXIT_OK, readInput } from "./io";
-import { worldToJson, type PayloadJson } from "./worldJson";
+import { payloadJson, type PayloadJson } from "../../../save/payloadJson";
 
 /** The save stamp with its UTC date when it is a plausible epoch time. */
 function describeSavedAt(savedAt: U64, decimal: string): string {
@@ -41,7 +41,7 @@ export const decodeCommand: Command = {
     const bytes = await readInput(parsed.positionals[0] as string, io);
     const result = loadWorld(bytes, now);
     if (result.status !== "ok" || result.world === null) throw rejected(result.status);
-    const json = worldToJson(result.world, result.savedAt);
+    const json = payloadJson(result.world, result.savedAt);
     io.writeStdout(parsed.values.json ? JSON.stringify(json) + "\n" : readable(json, result.savedAt, result.absenceMs));
     return EXIT_OK;
   },

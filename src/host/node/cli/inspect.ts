@@ -18,7 +18,7 @@ import type { Command } from "./command";
 import { decodeCommand } from "./decode";
 import { CliError, EXIT_OK, EXIT_REJECTED, readInput, type CliIo } from "./io";
 import { boardForImage, readRegion, type RegionContents } from "./regionFile";
-import { worldToJson, type PayloadJson } from "./worldJson";
+import { payloadJson, type PayloadJson } from "../../../save/payloadJson";
 
 export type SlotVerdict = "erased" | "valid" | "invalid" | "torn";
 
@@ -60,7 +60,7 @@ export function slotJson(slot: ScannedSlot): SlotJson {
   const verdict: SlotVerdict = slot.state === "torn" ? "torn" : loaded.status === "ok" ? "valid" : "invalid";
   const row: SlotJson = { index: slot.index, verdict, payloadStatus: loaded.status };
   if (loaded.world !== null) {
-    const j = worldToJson(loaded.world, loaded.savedAt);
+    const j = payloadJson(loaded.world, loaded.savedAt);
     row.name = j.name;
     row.updateCount = j.updateCount;
     row.savedAtMs = j.savedAtMs;
@@ -73,7 +73,7 @@ export function regionJson(c: RegionContents): RegionJson {
   let payload: PayloadJson | null = null;
   if (cur.payload !== null) {
     const loaded = loadWorld(cur.payload, 0);
-    if (loaded.world !== null) payload = worldToJson(loaded.world, loaded.savedAt);
+    if (loaded.world !== null) payload = payloadJson(loaded.world, loaded.savedAt);
   }
   return {
     kind: "region",

@@ -1,62 +1,14 @@
 /**
- * The JSON form of a payload shared by `decode --json` and `encode`: one flat object, u64 values as
- * decimal strings (a JSON number cannot hold 2^64 - 1), activity and expression as numbers with their
- * names beside them, the name as text and as exact hex bytes.
+ * `encode`'s input: the JSON form of a payload (src/save/payloadJson.ts, which `decode --json` prints)
+ * read back into a world and a save stamp. Every field is checked with an error that names it.
  */
 import { ACTIVITY_NAMES, EXPRESSION_NAMES, type World } from "../../../core/types";
-import { MAX_SAFE, u64FromDecimal, u64FromNumber, u64ToDecimal, type U64 } from "../../../core/u64";
+import { MAX_SAFE, u64FromDecimal, u64FromNumber, type U64 } from "../../../core/u64";
 import { utf8Decode, utf8Encode } from "../../../core/name";
-import { bytesToHex, hexToBytes } from "../../../core/hex";
+import { hexToBytes } from "../../../core/hex";
 import { FORMAT_VERSION } from "../../../save/layout";
+import { PAYLOAD_JSON_KEYS } from "../../../save/payloadJson";
 import { CliError, EXIT_REJECTED } from "./io";
-
-export interface PayloadJson {
-  formatVersion: number;
-  elapsedMs: string;
-  updateCount: string;
-  savedAtMs: string;
-  activity: number;
-  activityName: string;
-  expression: number;
-  expressionName: string;
-  activitySinceMs: string;
-  expressionSinceMs: string;
-  name: string;
-  nameHex: string;
-}
-
-/** The keys `decode --json` prints, in order; `encode` accepts these and no others. */
-export const PAYLOAD_JSON_KEYS: readonly (keyof PayloadJson)[] = [
-  "formatVersion",
-  "elapsedMs",
-  "updateCount",
-  "savedAtMs",
-  "activity",
-  "activityName",
-  "expression",
-  "expressionName",
-  "activitySinceMs",
-  "expressionSinceMs",
-  "name",
-  "nameHex",
-];
-
-export function worldToJson(world: World, savedAt: U64): PayloadJson {
-  return {
-    formatVersion: FORMAT_VERSION,
-    elapsedMs: u64ToDecimal(world.elapsed),
-    updateCount: u64ToDecimal(world.updateCount),
-    savedAtMs: u64ToDecimal(savedAt),
-    activity: world.activity,
-    activityName: ACTIVITY_NAMES[world.activity] ?? "unknown",
-    expression: world.expression,
-    expressionName: EXPRESSION_NAMES[world.expression] ?? "unknown",
-    activitySinceMs: u64ToDecimal(world.activitySince),
-    expressionSinceMs: u64ToDecimal(world.expressionSince),
-    name: utf8Decode(world.name),
-    nameHex: bytesToHex(world.name),
-  };
-}
 
 function fieldError(key: string, problem: string): CliError {
   return new CliError(EXIT_REJECTED, "bad field " + key + ": " + problem);

@@ -1,0 +1,82 @@
+/**
+ * The JSON form of a payload: what `pet-save decode --json` prints and what the firmware's
+ * pet.status() returns, built here once so the two cannot drift apart. One flat object; u64 values
+ * are decimal strings (a JSON number, and an Espruino number, cannot hold 2^64 - 1 exactly);
+ * activity and expression are numbers with their names beside them; the name is given as text and
+ * as its exact bytes in hex.
+ *
+ * Runs on the device: ES5 only (see /work/shared/espruino-notes.md).
+ */
+import { ACTIVITY_NAMES, EXPRESSION_NAMES, type World } from "../core/types";
+import { bytesToHex } from "../core/hex";
+import { utf8Decode } from "../core/name";
+import { u64ToDecimal, type U64 } from "../core/u64";
+import { FORMAT_VERSION } from "./layout";
+
+export interface PayloadJson {
+  formatVersion: number;
+  elapsedMs: string;
+  updateCount: string;
+  savedAtMs: string;
+  activity: number;
+  activityName: string;
+  expression: number;
+  expressionName: string;
+  activitySinceMs: string;
+  expressionSinceMs: string;
+  name: string;
+  nameHex: string;
+}
+
+/** The keys of a PayloadJson in the order they are printed; `pet-save encode` accepts these and no others. */
+export const PAYLOAD_JSON_KEYS: readonly (keyof PayloadJson)[] = [
+  "formatVersion",
+  "elapsedMs",
+  "updateCount",
+  "savedAtMs",
+  "activity",
+  "activityName",
+  "expression",
+  "expressionName",
+  "activitySinceMs",
+  "expressionSinceMs",
+  "name",
+  "nameHex",
+];
+
+/**
+ * The activity's name, or "activity N" for a number this version does not know. The number stays
+ * in the words because a console line or the display shows only the name; "unknown" alone would
+ * hide which value it was. (A world from loadWorld never has one; this covers a world built by hand.)
+ */
+export function activityName(activity: number): string {
+  const n = ACTIVITY_NAMES[activity];
+  return typeof n === "string" ? n : "activity " + activity;
+}
+
+/** The expression's name, or "expression N" for a number this version does not know (see activityName). */
+export function expressionName(expression: number): string {
+  const n = EXPRESSION_NAMES[expression];
+  return typeof n === "string" ? n : "expression " + expression;
+}
+
+/**
+ * The JSON object for `world`, whose save carries the stamp `savedAt`. `name` is the UTF-8 reading of
+ * the bytes (bad sequences become U+FFFD, as in TextDecoder); `nameHex` is exact.
+ */
+export function payloadJson(world: World, savedAt: U64): PayloadJson {
+  return {
+    formatVersion: FORMAT_VERSION,
+    elapsedMs: u64ToDecimal(world.elapsed),
+    updateCount: u64ToDecimal(world.updateCount),
+    savedAtMs: u64ToDecimal(savedAt),
+    activity: world.activity,
+    activityName: activityName(world.activity),
+    expression: world.expression,
+    expressionName: expressionName(world.expression),
+    activitySinceMs: u64ToDecimal(world.activitySince),
+    expressionSinceMs: u64ToDecimal(world.expressionSince),
+    name: utf8Decode(world.name),
+    nameHex: bytesToHex(world.name),
+  };
+}
