@@ -9,7 +9,8 @@
  * expression change, "led: on/off" when the LED does. Keys may then come as characters on stdin (a
  * pipe), which scripts and tests use.
  */
-import { createEspruinoHost, describeError, type EspruinoHost, type HostBoard, type PetGlobal } from "./espruinoHost";
+import { createEspruinoHost, describeError, type EspruinoHost, type HostBoard } from "./espruinoHost";
+import type { PetConsole } from "../../../../firmware/app";
 import { readCurrentSave, type CurrentSave } from "./currentSave";
 import { openRegionImage, type RegionImage } from "../regionImage";
 import { redrawSequence, screenLines, type PixelStyle, type ScreenInfo } from "./screen";
@@ -117,7 +118,8 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
     const pet = host.pet();
     if (pet === undefined) return null;
     try {
-      return pet.status();
+      // Read key by key below: the object comes from the bundle, which may be older than this code.
+      return pet.status() as Record<string, unknown> | null;
     } catch {
       return null;
     }
@@ -160,7 +162,7 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
     if (!first) line("pet: " + String(s.name) + ", " + String(s.activityName) + ", " + String(s.expressionName) + ", updates " + String(s.updateCount));
   }
 
-  function callPet(what: string, f: (p: PetGlobal) => string): void {
+  function callPet(what: string, f: (p: PetConsole) => string): void {
     const pet = host.pet();
     if (pet === undefined) {
       line(what + ": the firmware published no pet object");

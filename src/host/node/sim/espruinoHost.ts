@@ -18,6 +18,7 @@
  */
 import vm from "node:vm";
 import type { Flash } from "../../../storage/flash";
+import type { PetConsole } from "../../../../firmware/app";
 import { createSimClock, type SimClock } from "./clock";
 import { createEspruinoE } from "./espruinoE";
 import { createFlashModule } from "./flashModule";
@@ -63,21 +64,10 @@ export interface EspruinoHost {
   run(code: string, filename: string): unknown;
   /** Presses (true) or releases (false) the button, honouring active-low wiring. */
   setButton(pressed: boolean): void;
-  /** The firmware's `pet` global, if it published one. */
-  pet(): PetGlobal | undefined;
+  /** The firmware's `pet` global (firmware/app.ts PetConsole), if it published one. */
+  pet(): PetConsole | undefined;
   /** Stops every timer and watch: the firmware goes quiet (used on quit). */
   stop(): void;
-}
-
-/** The console object the firmware publishes (see firmware/app.ts PetConsole). */
-export interface PetGlobal {
-  status(): Record<string, unknown> | null;
-  save(): string;
-  interact(): string;
-  rename(name: string): string;
-  hatch(name?: string): string;
-  exportHex(): string;
-  importHex(hex: string): string;
 }
 
 /** console.log's way of joining arguments: strings as they are, other values as JSON where possible. */
@@ -170,9 +160,9 @@ export function createEspruinoHost(o: HostOptions): EspruinoHost {
       // where its pull resistor (pinMode) or the board's wiring puts it.
       pins.drive(buttonPin, pressed ? (activeLow ? 0 : 1) : null);
     },
-    pet(): PetGlobal | undefined {
+    pet(): PetConsole | undefined {
       const p = g.pet;
-      return typeof p === "object" && p !== null ? (p as PetGlobal) : undefined;
+      return typeof p === "object" && p !== null ? (p as PetConsole) : undefined;
     },
     stop(): void {
       timers.stopAll();
