@@ -68,11 +68,8 @@ function regionOnly(flash: Flash, region: { address: number; size: number }): Fl
       return inside(address, data.length) ? flash.write(data, address) : "out-of-range";
     },
     erasePage: function (address) {
-      // Espruino's Flash.erasePage throws "Address should be an integer, got Number" for an integral
-      // value held as a double, which is what the log's arithmetic gives (a division makes its sector
-      // count a double on the interpreter). `| 0` makes it an integer again (regions lie below 2^31).
-      if (!inside(address, 1)) return "out-of-range";
-      return flash.erasePage(address < 2147483648 ? address | 0 : address);
+      // The address may be an integral double here; flashFromEspruino makes it an integer for Espruino.
+      return inside(address, 1) ? flash.erasePage(address) : "out-of-range";
     },
   };
 }

@@ -139,6 +139,32 @@ describe("flash failures become statuses", () => {
     expect(sameBytes(r.log?.load().payload ?? null, p)).toBe(true);
   });
 
+  it("the Espruino adapter hands read, write and erasePage integer addresses", () => {
+    // On the interpreter an integral address can be held as a double (a division made it), and
+    // Flash.erasePage throws for one. Node has no such distinction, so a boxed Number stands in for
+    // the double here: numerically integral but not a primitive integer until the adapter converts it.
+    const seen: { op: string; addr: unknown }[] = [];
+    function note(op: string, addr: unknown): void {
+      seen.push({ op, addr });
+      if (typeof addr !== "number" || (addr | 0) !== addr) throw new Error("Address should be an integer");
+    }
+    const fake = {
+      read: (length: number, addr: number) => (note("read", addr), new Uint8Array(length)),
+      write: (_data: Uint8Array, addr: number) => note("write", addr),
+      erasePage: (addr: number) => note("erasePage", addr),
+    };
+    const flash = flashFromEspruino(fake, 4096);
+    const asDouble = (n: number) => new Number(n) as unknown as number;
+    expect(flash.read(4, asDouble(0x310000)).status).toBe("ok");
+    expect(flash.write(new Uint8Array(4), asDouble(0x310004))).toBe("ok");
+    expect(flash.erasePage(asDouble(0x31f000))).toBe("ok");
+    expect(seen).toEqual([
+      { op: "read", addr: 0x310000 },
+      { op: "write", addr: 0x310004 },
+      { op: "erasePage", addr: 0x31f000 },
+    ]);
+  });
+
   it("a validity check that throws counts as invalid and does not escape", () => {
     const { sim } = withSaves(3);
     const r = createSlotLog({

@@ -16,7 +16,8 @@ export interface EspruinoFlashModule {
 /**
  * The interpreter keeps integral results of divisions as doubles, and Flash.erasePage refuses a
  * double ("Address should be an integer"). Flash addresses lie below 2^31, so `| 0` turns them back
- * into integers without changing their value.
+ * into integers without changing their value. This adapter is the one place that does it, for every
+ * address (and length) it hands to the module, so callers above it need not care.
  */
 function asInt(n: number): number {
   return n >= 0 && n < 2147483648 ? n | 0 : n;
@@ -28,9 +29,10 @@ export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): F
     sectorSize: pageSize,
     read: function (length: number, address: number): FlashRead {
       try {
-        const b = mod.read(asInt(length), asInt(address));
+        const n = asInt(length);
+        const b = mod.read(n, asInt(address));
         // Espruino returns a Uint8Array copy; anything else (or a short read) is a failure.
-        if (!(b instanceof Uint8Array) || b.length !== length) return { status: "read-failed", bytes: null };
+        if (!(b instanceof Uint8Array) || b.length !== n) return { status: "read-failed", bytes: null };
         return { status: "ok", bytes: b };
       } catch (e) {
         return { status: "read-failed", bytes: null };
