@@ -11,7 +11,7 @@
  */
 import { createWorld } from "../src/core/world";
 import { updateWorld } from "../src/core/rules";
-import { nameFromString, nameToString } from "../src/core/name";
+import { nameForDisplay, nameFromString } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
 import { u64Add, u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
@@ -244,7 +244,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     world = loaded.world;
     owedAbsenceSince = 0;
     saves.dirty = true;
-    print("imported " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount));
+    print("imported " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount));
     return saveAndReport();
   }
 
@@ -302,7 +302,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
 
   /** Opens the region and restores the newest save or hatches; returns the boot line. */
   function boot(): string {
-    const petName = nameToString(defaultNameBytes);
+    const petName = nameForDisplay(defaultNameBytes);
     try {
       const opened = openPetStore(env.flash, board.petRegion);
       store = opened.store;
@@ -316,7 +316,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
           if (wallNow() === 0 && !u64IsZero(savedAt) && u64IsSafe(savedAt)) owedAbsenceSince = u64ToNumber(savedAt);
           const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
           const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
-          return "restored " + nameToString(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped;
+          return "restored " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped;
         }
         return firstSave("save rejected: " + loaded.status + ", hatched " + petName);
       }

@@ -3,7 +3,7 @@
  * into it whenever the firmware asks. Any failure turns the display off with one printed line; the
  * firmware then falls back to console status lines.
  */
-import { nameToString } from "../src/core/name";
+import { nameForDisplay } from "../src/core/name";
 import type { World } from "../src/core/types";
 import { createSsd1306 } from "../src/host/espruino/ssd1306";
 import type { PetBoard } from "./board";
@@ -40,7 +40,7 @@ export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string
     return {
       show: function (world: World): boolean {
         try {
-          drawPet(g, nameToString(world.name), world.expression, activityName(world.activity));
+          drawPet(g, nameForDisplay(world.name), world.expression, activityName(world.activity));
           panel.flush(g.buffer);
           return true;
         } catch (e) {

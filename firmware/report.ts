@@ -3,14 +3,14 @@
  * src/save/payloadJson.ts, shared with `pet-save decode --json`.
  */
 import type { World } from "../src/core/types";
-import { nameToString } from "../src/core/name";
+import { nameForDisplay } from "../src/core/name";
 import { u64ToDecimal } from "../src/core/u64";
 import { activityName, expressionName } from "../src/save/payloadJson";
 
 /** "Pip: playing, happy, updates 57" plus ", saved" (or ", save failed: x") when a save just ran. */
 export function statusLine(world: World, saveNote: string): string {
   return (
-    nameToString(world.name) +
+    nameForDisplay(world.name) +
     ": " +
     activityName(world.activity) +
     ", " +

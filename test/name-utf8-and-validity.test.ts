@@ -4,7 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isValidName, nameFromString, nameToString, utf8Decode, utf8Encode } from "../src/core/name";
+import { isValidName, nameForDisplay, nameFromString, nameToString, utf8Decode, utf8Encode } from "../src/core/name";
+import { createWorld } from "../src/core/world";
+import { statusLine } from "../firmware/report";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8"); // replacement mode, the WHATWG default
@@ -134,5 +136,49 @@ describe("nameFromString / nameToString", () => {
         if (bytes) expect(nameToString(bytes)).toBe(s);
       }),
     );
+  });
+});
+
+describe("nameForDisplay (what the panel and the console lines show)", () => {
+  /** Independent statement of the rule: TextDecoder's reading, then one "?" per code point outside 0x20..0x7E. */
+  function expected(bytes: Uint8Array): string {
+    return Array.from(decoder.decode(bytes))
+      .map((ch) => {
+        const cp = ch.codePointAt(0)!;
+        return cp >= 0x20 && cp <= 0x7e ? ch : "?";
+      })
+      .join("");
+  }
+
+  it("keeps printable ASCII and gives one ? per other code point", () => {
+    expect(nameForDisplay(encoder.encode("Pip the 2nd!"))).toBe("Pip the 2nd!");
+    // U+263A is the case the ESP32's 8-bit strings got wrong: its low byte 0x3A is ':'.
+    expect(nameForDisplay(encoder.encode("\u263a"))).toBe("?");
+    expect(nameForDisplay(encoder.encode("\u017baba"))).toBe("?aba"); // Ż
+    expect(nameForDisplay(encoder.encode("caf\u00e9 ma\u00f1ana"))).toBe("caf? ma?ana"); // the font has no é, ñ
+    expect(nameForDisplay(encoder.encode("a\u{1f600}b"))).toBe("a?b"); // outside the BMP: one ?, not two
+    expect(nameForDisplay(encoder.encode("a\u001b[2Jb\u007f"))).toBe("a?[2Jb?"); // control characters
+    expect(nameForDisplay(new Uint8Array([0x41, 0xff, 0xe2, 0x98, 0x42]))).toBe("A??B"); // bad bytes as U+FFFD
+  });
+
+  it("agrees with the independent rule on random bytes and strings", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        const shown = nameForDisplay(bytes);
+        expect(shown).toBe(expected(bytes));
+        expect(/^[\x20-\x7e]*$/.test(shown)).toBe(true);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 12 }), (s) => {
+        expect(nameForDisplay(encoder.encode(s))).toBe(expected(encoder.encode(s)));
+      }),
+    );
+  });
+
+  it("is what the firmware's status line prints, while utf8Decode keeps the real name", () => {
+    const world = createWorld(encoder.encode("\u263aPip"))!;
+    expect(statusLine(world, "")).toMatch(/^\?Pip: /);
+    expect(utf8Decode(world.name)).toBe("\u263aPip");
   });
 });

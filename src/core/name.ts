@@ -111,3 +111,31 @@ export function nameFromString(s: string): Uint8Array | null {
 export function nameToString(bytes: Uint8Array): string {
   return utf8Decode(bytes);
 }
+
+/**
+ * The name as the device shows it, on the SSD1306 panel and in console lines: the UTF-8 reading of
+ * the bytes with every character outside printable ASCII (0x20..0x7E) replaced by "?", one "?" per
+ * code point (a character outside the BMP counts once, and so does each U+FFFD from bad bytes).
+ *
+ * Why ASCII and not Latin-1, although an 8-bit Espruino string could hold é or ñ: the ESP32 build has
+ * no Unicode strings, so String.fromCharCode keeps only the low byte (U+263A would show as ':'); the
+ * panel's default font only draws ASCII; and a Latin-1 byte sent over the console is not valid UTF-8
+ * on the owner's terminal. Control characters go too, so a name cannot move a terminal's cursor. One
+ * rule for both paths keeps the display and the console lines in step. pet.status().name and the
+ * desktop tools keep the full UTF-8 reading; nameHex is the exact bytes.
+ */
+export function nameForDisplay(bytes: Uint8Array): string {
+  const s = utf8Decode(bytes);
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e) {
+      out += s.charAt(i);
+      continue;
+    }
+    out += "?";
+    // utf8Decode only makes surrogates in pairs: skip the second half of one.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) i++;
+  }
+  return out;
+}
