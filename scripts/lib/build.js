@@ -8,6 +8,10 @@
  * checkBoardProfile and given to the code as the default export of "virtual:board-profile".
  *
  * Used by scripts/build.js (`npm run build`), scripts/flash.js, the desktop simulator and the tests.
+ *
+ * Works from any current directory: every path is taken from the repository root (ROOT, found from
+ * this file's own URL), including a relative path a caller passes (option or env BOARD) -- the same
+ * directory `npm run` uses, so `BOARD=boards/linux.json npm run build` means what it says anywhere.
  */
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +27,11 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
 export const DEFAULT_ENTRY = join(ROOT, "firmware", "entry.ts");
 export const DEFAULT_OUT = join(ROOT, "dist", "firmware.js");
+
+/** `p` as an absolute path, a relative one taken from the repository root (not process.cwd()). */
+function fromRoot(p) {
+  return resolve(ROOT, p);
+}
 
 /**
  * Size budget of the minified bundle (bytes), checked by test/bundle-firmware-espruino-safe.test.ts.
@@ -58,9 +67,9 @@ async function loadChecker() {
   return checkerPromise;
 }
 
-/** The board file the environment asks for: env BOARD (a path) or boards/esp32.json. */
+/** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
 export function boardFromEnv(env = process.env) {
-  return env.BOARD ? resolve(env.BOARD) : DEFAULT_BOARD;
+  return env.BOARD ? fromRoot(env.BOARD) : DEFAULT_BOARD;
 }
 
 /**
@@ -68,7 +77,7 @@ export function boardFromEnv(env = process.env) {
  * file is not JSON or the profile is unusable.
  */
 export async function loadBoardProfile(file) {
-  const path = resolve(file);
+  const path = fromRoot(file);
   let text;
   try {
     text = readFileSync(path, "utf8");
@@ -110,6 +119,9 @@ function rollupInput(entry, tsconfig, profile, warnings) {
       boardProfilePlugin(profile),
       typescript({
         tsconfig,
+        // The plugin only compiles files under its filter root, which defaults to process.cwd(): from
+        // any other directory it would skip our sources and rollup could not resolve their imports.
+        filterRoot: ROOT,
         // Type errors stop the build: ES5 lib typings catch Map, Set, padStart and friends early.
         noEmitOnError: true,
         outputToFilesystem: false,
@@ -140,9 +152,9 @@ export const TERSER_OPTIONS = {
  * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[]}>}
  */
 export async function buildFirmware(options = {}) {
-  const board = options.board ? resolve(options.board) : boardFromEnv();
-  const outFile = options.outFile === null ? null : resolve(options.outFile || DEFAULT_OUT);
-  const entry = resolve(options.entry || DEFAULT_ENTRY);
+  const board = options.board ? fromRoot(options.board) : boardFromEnv();
+  const outFile = options.outFile === null ? null : fromRoot(options.outFile || DEFAULT_OUT);
+  const entry = fromRoot(options.entry || DEFAULT_ENTRY);
   const profile = await loadBoardProfile(board);
   const warnings = [];
   // tsconfig.firmware.json lists firmware/entry.ts as the program's root; another entry (a bench

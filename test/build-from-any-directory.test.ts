@@ -1,0 +1,38 @@
+/**
+ * buildFirmware finds everything from the repository root, not from the current directory: a build
+ * started elsewhere (here a child process in the temp directory) gives the same bundle as one
+ * started at the root, and a relative BOARD is read from the root too. It used to fail with `Could not resolve "../src/host/espruino/env"`.
+ */
+import { execFile } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { expect, it } from "vitest";
+import { buildFirmware, ROOT } from "../scripts/lib/build.js";
+
+const BOARD = join(ROOT, "boards", "esp32.json");
+
+/** Builds in a child whose cwd is `cwd`; resolves with the bundle it printed. */
+function buildIn(cwd: string): Promise<string> {
+  const script =
+    "import(" + JSON.stringify(pathToFileURL(join(ROOT, "scripts", "lib", "build.js")).href) + ")" +
+    ".then((m) => m.buildFirmware({ outFile: null }))" +
+    ".then((r) => process.stdout.write(r.code));";
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["-e", script],
+      // A relative BOARD names a file under the repository root, wherever the build runs.
+      { cwd, env: { ...process.env, BOARD: "boards/esp32.json" }, maxBuffer: 1 << 24 },
+      (error, stdout, stderr) => (error ? reject(new Error(stderr || error.message)) : resolve(stdout)),
+    );
+  });
+}
+
+it("builds the same bundle when the current directory is not the repository root", async () => {
+  const elsewhere = tmpdir();
+  expect(elsewhere.startsWith(ROOT)).toBe(false);
+  const [fromElsewhere, fromRoot] = await Promise.all([buildIn(elsewhere), buildFirmware({ board: BOARD, outFile: null })]);
+  expect(fromElsewhere.length).toBeGreaterThan(1000);
+  expect(fromElsewhere).toBe(fromRoot.code);
+}, 60000);
