@@ -1,5 +1,5 @@
 /**
- * Desktop saves replace a file atomically (docs/adr/0004-desktop-atomic-file-replace.md): the bytes
+ * Desktop saves replace a file atomically (docs/adr/0005-desktop-atomic-file-replace.md): the bytes
  * go to a temporary sibling, which is flushed to disk, renamed over the target, and then the
  * directory is flushed so the rename itself survives a crash. A crash or error at any step leaves
  * either the old file or the new one under the target name, never a torn or missing file.
