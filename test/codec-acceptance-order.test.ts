@@ -39,7 +39,8 @@ const badExpression: Breakage = (p) => seal(((p[31] = 9), p));
 const badName: Breakage = (p) => seal(((p[48] = 0), p));
 // Elapsed near the ceiling with a future now: the absence overflows the clock.
 const nearCeiling: Breakage = (p) => seal((p.writeBigUInt64LE((1n << 64n) - 10n, 6), p));
-const sinceAfterClock: Breakage = (p) => seal((p.writeBigUInt64LE(6000n, 32), p));
+// One past the loaded clock: elapsed 5000 plus the 1000 ms absence at NOW is 6000.
+const sinceAfterClock: Breakage = (p) => seal((p.writeBigUInt64LE(6001n, 32), p));
 
 const NOW = 2000; // 1000 ms after the save
 

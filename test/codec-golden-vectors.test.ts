@@ -159,6 +159,19 @@ const VECTORS: Vector[] = [
     hex: assemble(withFields({ elapsed: "e803000000000000", expressionSince: "e903000000000000" })),
     status: "invalid-world",
   },
+  {
+    // Activity since 1000 ms past the stored clock: invalid without a wall clock, but a load 1000 ms
+    // after the save moves the clock onto the stamp and the assembled world is valid (see below).
+    file: "reject-invalid-world-since-within-absence",
+    hex: assemble(
+      withFields({
+        elapsed: "e803000000000000", // 1000
+        savedAt: "00a8da769b010000", // 1767225600000
+        activitySince: "d007000000000000", // 2000
+      }),
+    ),
+    status: "invalid-world",
+  },
 ];
 
 function readGolden(file: string): string {
@@ -206,6 +219,20 @@ describe("golden vectors", () => {
     expect(atCeiling.status).toBe("ok");
     expect(u64ToDecimal(atCeiling.world!.elapsed)).toBe("18446744073709551615");
     expect(atCeiling.absenceMs).toBe(999);
+  });
+
+  it("the since-within-absence vector loads once the absence reaches the stamp, not a millisecond earlier", () => {
+    const bytes = hexToBytes(readGolden("reject-invalid-world-since-within-absence")) as Uint8Array;
+    const early = loadWorld(bytes, 1767225600999); // absence 999: clock 1999, stamp 2000
+    expect(early.status).toBe("invalid-world");
+    expect(early.world).toBeNull();
+    const onTime = loadWorld(bytes, 1767225601000); // absence 1000: clock 2000 equals the stamp
+    expect(onTime.status).toBe("ok");
+    expect(onTime.absenceMs).toBe(1000);
+    expect(u64ToDecimal(onTime.world!.elapsed)).toBe("2000");
+    expect(u64ToDecimal(onTime.world!.activitySince)).toBe("2000");
+    // A week later the absence is clamped to seven days, still far past the stamp.
+    expect(loadWorld(bytes, 1767225600000 + 30 * 86400000).status).toBe("ok");
   });
 
   for (const file of ["valid-minimal", "valid-maximal", "valid-utf8-name"]) {

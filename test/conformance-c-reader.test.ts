@@ -213,6 +213,37 @@ const structuredCase = fc
     return nowFor(r.savedAt).map((now) => ({ kind: "structured, CRC fixed", bytes, now }));
   });
 
+/**
+ * A since stamp just past the stored elapsed, loaded with a now whose absence lands just before, on
+ * or just after it (or no now at all). The last acceptance step judges the world with the absence
+ * added, so these sit right on the edge between ok and invalid-world for both readers.
+ */
+const SEVEN_DAYS = 604800000n;
+const sinceWindowCase = fc
+  .record({
+    elapsed: fc.oneof(fc.bigInt({ min: 0n, max: 1n << 40n }), clockBig),
+    savedAt: fc.bigInt({ min: 1n, max: 1n << 41n }),
+    past: fc.oneof(fc.bigInt({ min: 1n, max: 3n }), fc.bigInt({ min: 1n, max: 100000n }), fc.constantFrom(SEVEN_DAYS - 1n, SEVEN_DAYS, SEVEN_DAYS + 1n)),
+    nudge: fc.oneof(fc.constantFrom(-1n, 0n, 1n), fc.bigInt({ min: -1000n, max: 1000n })),
+    noNow: fc.boolean(),
+    field: fc.constantFrom(32, 40, 0),
+    other: fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: 3n })),
+    base: savedPayload,
+  })
+  .map((r) => {
+    const buf = Buffer.from(r.base.bytes.subarray(0, 80));
+    const stamp = r.elapsed + r.past > U64_MAX_BIG ? U64_MAX_BIG : r.elapsed + r.past;
+    buf.writeBigUInt64LE(r.elapsed, 6);
+    buf.writeBigUInt64LE(r.savedAt, 22);
+    // field 0: both stamps past the clock, the second by `other` less (never below zero)
+    buf.writeBigUInt64LE(r.field === 40 ? r.elapsed : stamp, 32);
+    buf.writeBigUInt64LE(r.field === 32 ? r.elapsed : stamp - r.other < 0n ? 0n : stamp - r.other, 40);
+    const bytes = withCrc(new Uint8Array(buf));
+    const target = r.savedAt + r.past + r.nudge;
+    const now = r.noNow || target < 0n ? 0n : target > U64_MAX_BIG ? U64_MAX_BIG : target;
+    return { kind: "since past stored elapsed, CRC fixed", bytes, now };
+  });
+
 /** 80 random bytes behind a correct header, with a correct CRC. */
 const randomWithCrcCase = fc
   .tuple(fc.uint8Array({ minLength: 80, maxLength: 80 }), fc.boolean(), u64Big)
@@ -247,6 +278,7 @@ const payloadCase: fc.Arbitrary<PayloadCase> = fc.oneof(
   { arbitrary: structuredCase, weight: 4 },
   { arbitrary: randomWithCrcCase, weight: 1 },
   { arbitrary: randomLengthCase, weight: 2 },
+  { arbitrary: sinceWindowCase, weight: 2 },
 );
 
 // ---- Golden vectors -----------------------------------------------------------------------------------
@@ -259,7 +291,10 @@ function goldenStatus(file: string): LoadStatus {
   return status;
 }
 
-/** test/golden/README.md: `reject-clock-overflow` overflows at this now, loads at one ms earlier and at 0. */
+/**
+ * test/golden/README.md: `reject-clock-overflow` overflows at this now, loads at one ms earlier and at 0;
+ * `reject-invalid-world-since-within-absence` loads at this now and is invalid-world one ms earlier and at 0.
+ */
 const OVERFLOW_NOW = 1767225601000n;
 const GOLDEN_NOWS = [0n, OVERFLOW_NOW - 1n, OVERFLOW_NOW];
 
@@ -303,6 +338,11 @@ describe.skipIf(!hasCc)("the C reader (tools/c-reader) and pet-save decode agree
       // Independent of both readers: the status the file is named for (README: overflow at its now).
       const expectedNow = file.startsWith("reject-clock-overflow") ? OVERFLOW_NOW : 0n;
       expect((await ourReader(bytes, expectedNow)).status).toBe(goldenStatus(file));
+      // README: the since-within-absence stamp is reached by the absence at OVERFLOW_NOW, not 1 ms before.
+      if (file.startsWith("reject-invalid-world-since-within-absence")) {
+        expect(runC(["--hex", "--now", OVERFLOW_NOW.toString(), path]).code, "C reader at now " + OVERFLOW_NOW).toBe(0);
+        expect(runC(["--hex", "--now", (OVERFLOW_NOW - 1n).toString(), path]).stdout).toBe("rejected: invalid-world\n");
+      }
     });
   }
 
@@ -323,6 +363,8 @@ describe.skipIf(!hasCc)("the C reader (tools/c-reader) and pet-save decode agree
     let total = 0;
     let printableNames = 0;
     let otherNames = 0;
+    // Stamps past the stored elapsed: accepted thanks to the absence, or still invalid-world.
+    const sinceWindow = { ok: 0, "invalid-world": 0 } as Record<string, number>;
     await fc.assert(
       fc.asyncProperty(fc.array(payloadCase, { minLength: 1000, maxLength: 1000 }), async (cases) => {
         const theirs = cReaderBatch(cases);
@@ -334,6 +376,7 @@ describe.skipIf(!hasCc)("the C reader (tools/c-reader) and pet-save decode agree
             throw new Error("readers disagree on " + c.kind + " payload " + bytesToHex(c.bytes) + " at now " + c.now + ": " + diff);
           }
           seen.set(ours.status, (seen.get(ours.status) ?? 0) + 1);
+          if (c.kind.startsWith("since past")) sinceWindow[ours.status] = (sinceWindow[ours.status] ?? 0) + 1;
           if (ours.status === "ok") {
             const printable = nameIsPrintableAscii((JSON.parse(ours.json!) as { nameHex: string }).nameHex);
             if (printable) printableNames++;
@@ -350,7 +393,10 @@ describe.skipIf(!hasCc)("the C reader (tools/c-reader) and pet-save decode agree
     // Both ways of comparing an accepted payload (whole line, or all but `name`) must have been used.
     expect(printableNames, "accepted payloads with printable ASCII names").toBeGreaterThan(10);
     expect(otherNames, "accepted payloads with other names").toBeGreaterThan(10);
-    console.info("conformance-c-reader: statuses over " + total + " random payloads " + JSON.stringify(Object.fromEntries(seen)) + ", accepted names printable/other " + printableNames + "/" + otherNames);
+    // Both sides of the edge the absence moves must have been compared.
+    expect(sinceWindow.ok, "since past stored elapsed, accepted with the absence").toBeGreaterThan(20);
+    expect(sinceWindow["invalid-world"], "since past stored elapsed, still invalid").toBeGreaterThan(20);
+    console.info("conformance-c-reader: statuses over " + total + " random payloads " + JSON.stringify(Object.fromEntries(seen)) + ", accepted names printable/other " + printableNames + "/" + otherNames + ", since past stored elapsed " + JSON.stringify(sinceWindow));
   });
 
   it("rejects input that is not a payload with a usage error, not a status", () => {

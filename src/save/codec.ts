@@ -158,9 +158,10 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   const elapsed = u64Add(storedElapsed, absence);
   if (elapsed === null) return rejected("clock-overflow", savedAt);
 
-  // Assembled in a fresh object so a rejection cannot leave a half-loaded world behind. The since
-  // stamps are validated against the stored clock: a payload's acceptability must not depend on how
-  // long the pet was away. Adding the absence afterwards only moves the clock forwards.
+  // Assembled in a fresh object so a rejection cannot leave a half-loaded world behind. The world
+  // that is validated is the one the caller would get: its clock already includes the absence, so a
+  // since stamp up to elapsed + absence is accepted (the contract's last step judges the assembled
+  // world, not the stored fields). Whether such a payload loads therefore depends on `now`.
   const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
   const world: World = {
     name: new Uint8Array(bytes.subarray(OFFSET_NAME_BYTES, OFFSET_NAME_BYTES + nameLength)),
@@ -168,12 +169,11 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
     expression: expression,
     activitySince: readU64LE(bytes, OFFSET_ACTIVITY_SINCE),
     expressionSince: readU64LE(bytes, OFFSET_EXPRESSION_SINCE),
-    elapsed: storedElapsed,
+    elapsed: elapsed,
     updateCount: readU64LE(bytes, OFFSET_UPDATE_COUNT),
   };
   const worldStatus = validateWorld(world);
   if (worldStatus !== "ok") return rejected(worldStatus, savedAt);
-  world.elapsed = elapsed;
 
   const result = typeof into === "object" && into !== null ? copyWorld(into, world) : world;
   return { status: "ok", world: result, savedAt: savedAt, absenceMs: absence.lo };

@@ -118,12 +118,19 @@ typedef struct {
     unsigned char name[NAME_FIELD];
 } Decoded;
 
+/* The Core's own state check on an assembled world: each since stamp names a moment the world clock
+ * has already reached. */
+static int world_is_consistent(const Decoded *w) {
+    return w->activity_since <= w->elapsed && w->expression_since <= w->elapsed;
+}
+
 /* Applies the acceptance rules in the contract's order. Returns NULL when accepted (filling *out),
- * else the status name of the first rule that fails. */
+ * else the status name of the first rule that fails; *out is written only on acceptance. */
 static const char *decode(const Input *in, uint64_t now, Decoded *out) {
     const unsigned char *b = in->bytes;
-    uint64_t stored_elapsed, saved_at, absence, activity_since, expression_since;
+    uint64_t stored_elapsed, saved_at, absence;
     unsigned version, name_length, i;
+    Decoded w; /* the world under construction, private until every rule has passed */
 
     if (in->length < HEADER_LENGTH) return "too-short";
     if (b[0] != 0x50 || b[1] != 0x45 || b[2] != 0x54 || b[3] != 0x53) return "bad-magic"; /* "PETS" */
@@ -151,21 +158,21 @@ static const char *decode(const Input *in, uint64_t now, Decoded *out) {
     }
     if (stored_elapsed > UINT64_MAX - absence) return "clock-overflow";
 
-    /* Core validation: both since stamps at or before the STORED clock (before the absence). */
-    activity_since = read_u64le(b + OFF_ACTIVITY_SINCE);
-    expression_since = read_u64le(b + OFF_EXPRESSION_SINCE);
-    if (activity_since > stored_elapsed || expression_since > stored_elapsed) return "invalid-world";
+    /* Build the world as the load would hand it over, clock moved on by the absence, and only then
+     * run the state check on it: the last rule is about that world, not the stored fields. */
+    w.elapsed = stored_elapsed + absence;
+    w.update_count = read_u64le(b + OFF_UPDATE_COUNT);
+    w.saved_at = saved_at;
+    w.activity = b[OFF_ACTIVITY];
+    w.expression = b[OFF_EXPRESSION];
+    w.activity_since = read_u64le(b + OFF_ACTIVITY_SINCE);
+    w.expression_since = read_u64le(b + OFF_EXPRESSION_SINCE);
+    w.name_length = name_length;
+    memset(w.name, 0, sizeof w.name);
+    memcpy(w.name, b + OFF_NAME_BYTES, name_length);
+    if (!world_is_consistent(&w)) return "invalid-world";
 
-    out->elapsed = stored_elapsed + absence;
-    out->update_count = read_u64le(b + OFF_UPDATE_COUNT);
-    out->saved_at = saved_at;
-    out->activity = b[OFF_ACTIVITY];
-    out->expression = b[OFF_EXPRESSION];
-    out->activity_since = activity_since;
-    out->expression_since = expression_since;
-    out->name_length = name_length;
-    memset(out->name, 0, sizeof out->name);
-    memcpy(out->name, b + OFF_NAME_BYTES, name_length);
+    *out = w;
     return NULL;
 }
 
