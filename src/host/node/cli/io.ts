@@ -4,7 +4,7 @@
  * an exit code and a one-line message; the dispatcher prints them without a stack trace.
  */
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "./atomicWrite";
+import { writeFileAtomic } from "../atomicFile";
 
 export interface CliIo {
   /** All of standard input. */
@@ -50,15 +50,16 @@ export async function readInput(path: string, io: CliIo): Promise<Uint8Array> {
   }
 }
 
-/** Writes bytes to OUT atomically (temp sibling, fsync, rename), or to stdout when OUT is "-". */
+/**
+ * Writes bytes to OUT, or to stdout when OUT is "-". A file is replaced through the desktop's shared
+ * writeFileAtomic (temp sibling, fsync, rename, directory fsync; stale temps of earlier crashes
+ * removed), so a crash leaves the old file or the new one; its failure message becomes ours.
+ */
 export async function writeOutput(path: string, bytes: Uint8Array, io: CliIo): Promise<void> {
   if (path === "-") {
     io.writeStdout(bytes);
     return;
   }
-  try {
-    await writeFileAtomic(path, bytes);
-  } catch (e) {
-    throw new CliError(EXIT_REJECTED, "cannot write " + path + ": " + reasonOf(e));
-  }
+  const written = writeFileAtomic(path, bytes);
+  if (written.status !== "ok") throw new CliError(EXIT_REJECTED, written.message);
 }
