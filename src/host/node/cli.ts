@@ -11,7 +11,7 @@ import { extractCommand } from "./cli/extract";
 import { pullCommand } from "./cli/pull";
 import { pushCommand } from "./cli/push";
 import type { Command } from "./cli/command";
-import { CliError, EXIT_OK, EXIT_USAGE, type CliIo } from "./cli/io";
+import { CliError, EXIT_OK, EXIT_USAGE, readStreamLimited, type CliIo } from "./cli/io";
 
 export type { CliIo } from "./cli/io";
 export type { Command } from "./cli/command";
@@ -33,13 +33,11 @@ export function usageText(): string {
   return text;
 }
 
-/** The real process streams. */
-export function nodeIo(): CliIo {
+/** The real process streams (stdin replaceable, for tests). */
+export function nodeIo(stdin: AsyncIterable<unknown> = process.stdin): CliIo {
   return {
-    async readStdin() {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return new Uint8Array(Buffer.concat(chunks));
+    readStdin(maxBytes) {
+      return readStreamLimited(stdin, maxBytes);
     },
     writeStdout(data) {
       process.stdout.write(data);

@@ -4,7 +4,7 @@ import { ABSENCE_CLAMP_MS } from "../../../save/layout";
 import { u64IsSafe, u64ToNumber, type U64 } from "../../../core/u64";
 import { nowOption, parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
-import { EXIT_OK, readInput } from "./io";
+import { EXIT_OK, INPUT_LIMITS, readInput } from "./io";
 import { payloadJson, type PayloadJson } from "../../../save/payloadJson";
 
 /** The save stamp with its UTC date when it is a plausible epoch time. */
@@ -38,7 +38,7 @@ export const decodeCommand: Command = {
   async run(args, io) {
     const parsed = parseCommandArgs(args, { now: { type: "string" }, json: { type: "boolean" } }, 1);
     const now = nowOption(parsed.values.now);
-    const bytes = await readInput(parsed.positionals[0] as string, io);
+    const bytes = await readInput(parsed.positionals[0] as string, io, INPUT_LIMITS.payload);
     const result = loadWorld(bytes, now);
     if (result.status !== "ok" || result.world === null) throw rejected(result.status);
     const json = payloadJson(result.world, result.savedAt);

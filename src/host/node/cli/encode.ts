@@ -2,7 +2,7 @@
 import { saveWorld } from "../../../save/codec";
 import { parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
-import { CliError, EXIT_OK, EXIT_REJECTED, readInput, usageError, writeOutput } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readInput, usageError, writeOutput } from "./io";
 import { worldFromJson } from "./worldJson";
 
 export const encodeCommand: Command = {
@@ -14,7 +14,7 @@ export const encodeCommand: Command = {
     const out = parsed.values.out;
     if (typeof out !== "string" || out === "") throw usageError("encode needs -o OUT (use -o - for stdout)");
     const source = parsed.positionals[0] as string;
-    const text = new TextDecoder().decode(await readInput(source, io));
+    const text = new TextDecoder().decode(await readInput(source, io, INPUT_LIMITS.json));
     let input: unknown;
     try {
       input = JSON.parse(text);

@@ -16,7 +16,7 @@ import type { ScannedSector, ScannedSlot } from "../../../storage/regionScan";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { decodeCommand } from "./decode";
-import { CliError, EXIT_OK, EXIT_REJECTED, readInput, type CliIo } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readInput, type CliIo } from "./io";
 import { boardForImage, readRegion, type RegionContents } from "./regionFile";
 import { payloadJson, type PayloadJson } from "../../../save/payloadJson";
 
@@ -170,7 +170,7 @@ export const inspectCommand: Command = {
   async run(args, io) {
     const parsed = parseCommandArgs(args, { json: { type: "boolean" }, all: { type: "boolean" }, board: { type: "string" } }, 1);
     const path = parsed.positionals[0] as string;
-    const bytes = await readInput(path, io);
+    const bytes = await readInput(path, io, INPUT_LIMITS.region);
     if (bytes.length === PAYLOAD_LENGTH) return decodeCommand.run(["-"].concat(parsed.values.json ? ["--json"] : []), withStdin(io, bytes));
     const board = boardForImage(bytes.length, parsed.values.board as string | undefined, path);
     const contents = readRegion(bytes, board);

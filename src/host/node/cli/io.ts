@@ -3,12 +3,15 @@
  * commands in-process against memory streams), and files. User mistakes are thrown as CliError with
  * an exit code and a one-line message; the dispatcher prints them without a stack trace.
  */
-import { readFile } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { writeFileAtomic } from "../atomicFile";
 
 export interface CliIo {
-  /** All of standard input. */
-  readStdin(): Promise<Uint8Array>;
+  /**
+   * Standard input, read up to the end or until more than `maxBytes` have arrived (then it stops
+   * reading and returns what it has, so a stream that never ends cannot hang the command).
+   */
+  readStdin(maxBytes: number): Promise<Uint8Array>;
   writeStdout(data: string | Uint8Array): void;
   writeStderr(text: string): void;
 }
@@ -40,14 +43,83 @@ function reasonOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The bytes of FILE, or of stdin when FILE is "-". */
-export async function readInput(path: string, io: CliIo): Promise<Uint8Array> {
-  if (path === "-") return io.readStdin();
+/**
+ * The most a command reads, by what it expects. Files are checked before they are read (a regular
+ * file by its size, anything else by stopping past the limit), so `/dev/zero` or a huge file is a
+ * clear refusal rather than a hang or a memory blow-up.
+ */
+export const INPUT_LIMITS = {
+  /** decode / verify: 84 binary bytes, or their hex (168 digits) with generous room for whitespace. */
+  payload: { maxBytes: 4096, what: "a save payload (84 bytes, or its hex text)" },
+  /** inspect / extract / push: the biggest plausible pet region image. */
+  region: { maxBytes: 16 * 1024 * 1024, what: "any pet region image (16 MiB at most)" },
+  /** encode's JSON object. */
+  json: { maxBytes: 64 * 1024, what: "a payload's JSON form" },
+} as const;
+
+export interface InputLimit {
+  maxBytes: number;
+  /** What the command expects, for the refusal message ("larger than <what>"). */
+  what: string;
+}
+
+function tooLarge(path: string, limit: InputLimit, size: number | null): CliError {
+  const how = size === null ? "more than " + limit.maxBytes + " bytes" : size + " bytes";
+  return new CliError(EXIT_REJECTED, "cannot read " + path + ": " + how + ", larger than " + limit.what + "; nothing read");
+}
+
+/** Reads chunks from `stream` until its end or until more than `maxBytes` arrived; never more than that plus one chunk. */
+export async function readStreamLimited(stream: AsyncIterable<unknown>, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk as Uint8Array);
+    chunks.push(b);
+    total += b.length;
+    if (total > maxBytes) break; // leaving the loop ends (destroys) the stream
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** The bytes of a file: a regular file is refused by its size before reading; others stop past the limit. */
+async function readFileLimited(path: string, limit: InputLimit): Promise<Uint8Array> {
+  let handle;
   try {
-    return new Uint8Array(await readFile(path));
+    handle = await open(path, "r");
   } catch (e) {
     throw new CliError(EXIT_REJECTED, "cannot read " + path + ": " + reasonOf(e));
   }
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new CliError(EXIT_REJECTED, "cannot read " + path + ": is a directory");
+    if (st.isFile() && st.size > limit.maxBytes) throw tooLarge(path, limit, st.size);
+    const bytes = await readStreamLimited(chunksOf(handle), limit.maxBytes);
+    if (bytes.length > limit.maxBytes) throw tooLarge(path, limit, null);
+    return bytes;
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(EXIT_REJECTED, "cannot read " + path + ": " + reasonOf(e));
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** The file's contents in 64 KiB reads, from the current position to its end. */
+async function* chunksOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const buffer = new Uint8Array(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return;
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+/** The bytes of FILE, or of stdin when FILE is "-", refused (exit 1) when larger than `limit`. */
+export async function readInput(path: string, io: CliIo, limit: InputLimit): Promise<Uint8Array> {
+  if (path !== "-") return readFileLimited(path, limit);
+  const bytes = await io.readStdin(limit.maxBytes);
+  if (bytes.length > limit.maxBytes) throw tooLarge("standard input", limit, null);
+  return bytes;
 }
 
 /**

@@ -13,7 +13,7 @@ import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
-import { CliError, EXIT_OK, EXIT_REJECTED, readInput, usageError, type CliIo } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readInput, usageError, type CliIo } from "./io";
 import { boardForImage, currentPayload, readRegion } from "./regionFile";
 
 /** The payload a file would push, or a CliError (exit 1) saying why it must not be pushed. */
@@ -71,7 +71,7 @@ export const pushCommand: Command = {
     const port = parsed.values.port;
     if (typeof port !== "string" || port === "") throw usageError("push needs --port P (a serial device or tcp://host:port)");
     const path = parsed.positionals[0] as string;
-    const payload = payloadToPush(await readInput(path, io), path, parsed.values.board as string | undefined, Date.now());
+    const payload = payloadToPush(await readInput(path, io, INPUT_LIMITS.region), path, parsed.values.board as string | undefined, Date.now());
     return pushWith(espruinoConsole(port), payload, path, io);
   },
 };

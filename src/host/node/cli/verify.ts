@@ -2,7 +2,7 @@
 import { loadWorld } from "../../../save/codec";
 import { nowOption, parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
-import { EXIT_OK, readInput } from "./io";
+import { EXIT_OK, INPUT_LIMITS, readInput } from "./io";
 
 export const verifyCommand: Command = {
   name: "verify",
@@ -11,7 +11,7 @@ export const verifyCommand: Command = {
   async run(args, io) {
     const parsed = parseCommandArgs(args, { now: { type: "string" } }, 1);
     const now = nowOption(parsed.values.now);
-    const result = loadWorld(await readInput(parsed.positionals[0] as string, io), now);
+    const result = loadWorld(await readInput(parsed.positionals[0] as string, io, INPUT_LIMITS.payload), now);
     if (result.status !== "ok") throw rejected(result.status);
     io.writeStdout("ok\n");
     return EXIT_OK;
