@@ -1,6 +1,6 @@
 /** The shape of one `pet-save` command, and the shared way a command reports a rejected payload. */
 import { describeStatus, type LoadStatus, type SaveStatus } from "../../../save/status";
-import { CliError, EXIT_REJECTED, type CliIo } from "./io";
+import { CliError, EXIT_REJECTED, looksLikeHexText, type CliIo } from "./io";
 
 export interface Command {
   name: string;
@@ -12,7 +12,16 @@ export interface Command {
   run(args: string[], io: CliIo): Promise<number>;
 }
 
-/** "rejected: <status>" and its one-line explanation, exit 1. */
-export function rejected(status: LoadStatus | SaveStatus): CliError {
-  return new CliError(EXIT_REJECTED, "rejected: " + status + "\n" + describeStatus(status));
+/**
+ * "rejected: <status>" and its one-line explanation, exit 1. Given the bytes that were judged, a
+ * bad magic that is really hex text read as binary gets a hint saying so.
+ */
+export function rejected(status: LoadStatus | SaveStatus, bytes?: Uint8Array): CliError {
+  let message = "rejected: " + status + "\n" + describeStatus(status);
+  if (status === "bad-magic" && bytes !== undefined && looksLikeHexText(bytes)) {
+    message +=
+      "\nhint: the file looks like hex text; pet-save decodes hex only when the file holds nothing but hex digits and" +
+      " whitespace (no 0x, no comments) and is not exactly 84 bytes long (84 bytes is read as a binary payload)";
+  }
+  return new CliError(EXIT_REJECTED, message);
 }

@@ -1,7 +1,7 @@
 /**
  * `pet-save inspect FILE [--json] [--all] [--board FILE]`: what a file holds.
  *
- * An 84-byte file is a payload and is shown exactly as `decode` shows it. Anything else is taken as
+ * An 84-byte file, or a hex text file, is a payload and is shown exactly as `decode` shows it. Anything else is taken as
  * a region image (offset 0 = the first byte of a board's pet region; the board is --board or the
  * profile in boards/ whose region has the file's size): the save the firmware would restore, and
  * every sector and slot with its state. Runs of erased slots and sectors are folded into one row
@@ -15,8 +15,9 @@ import type { LoadStatus } from "../../../save/status";
 import type { ScannedSector, ScannedSlot } from "../../../storage/regionScan";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
-import { decodeCommand } from "./decode";
-import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readInput, type CliIo } from "./io";
+import { showPayload } from "./decode";
+import { U64_ZERO } from "../../../core/u64";
+import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readPayloadInput } from "./io";
 import { boardForImage, readRegion, type RegionContents } from "./regionFile";
 import { payloadJson, type PayloadJson } from "../../../save/payloadJson";
 
@@ -158,20 +159,16 @@ export function regionText(j: RegionJson, path: string, all: boolean): string {
   return out;
 }
 
-/** An io whose stdin is `bytes`, so decode can show bytes that were already read. */
-function withStdin(io: CliIo, bytes: Uint8Array): CliIo {
-  return { readStdin: async () => bytes, writeStdout: (d) => io.writeStdout(d), writeStderr: (t) => io.writeStderr(t) };
-}
-
 export const inspectCommand: Command = {
   name: "inspect",
   summary: "show a payload, or every sector and slot of a region image and which save is current",
-  usage: "inspect FILE [--json] [--all] [--board FILE]",
+  usage: "inspect IMAGE|PAYLOAD [--json] [--all] [--board FILE]",
   async run(args, io) {
     const parsed = parseCommandArgs(args, { json: { type: "boolean" }, all: { type: "boolean" }, board: { type: "string" } }, 1);
     const path = parsed.positionals[0] as string;
-    const bytes = await readInput(path, io, INPUT_LIMITS.region);
-    if (bytes.length === PAYLOAD_LENGTH) return decodeCommand.run(["-"].concat(parsed.values.json ? ["--json"] : []), withStdin(io, bytes));
+    const { bytes, fromHex } = await readPayloadInput(path, io, INPUT_LIMITS.region);
+    // Hex text is always a payload (regions are handed around as binary images only).
+    if (bytes.length === PAYLOAD_LENGTH || fromHex) return showPayload(bytes, U64_ZERO, parsed.values.json === true, io);
     const board = boardForImage(bytes.length, parsed.values.board as string | undefined, path);
     const contents = readRegion(bytes, board);
     if (contents.scan.status !== "ok") throw new CliError(EXIT_REJECTED, path + ": could not read the image (" + contents.scan.status + ")");

@@ -5,6 +5,7 @@
  */
 import { open, type FileHandle } from "node:fs/promises";
 import { writeFileAtomic } from "../atomicFile";
+import { PAYLOAD_LENGTH } from "../../../save/layout";
 
 export interface CliIo {
   /**
@@ -120,6 +121,53 @@ export async function readInput(path: string, io: CliIo, limit: InputLimit): Pro
   const bytes = await io.readStdin(limit.maxBytes);
   if (bytes.length > limit.maxBytes) throw tooLarge("standard input", limit, null);
   return bytes;
+}
+
+/** True for the bytes of ASCII hex digits and the whitespace of text files. */
+function isHexTextByte(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66) || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+}
+
+/**
+ * Bytes that were meant as hex text but were read as binary: nearly all of them hex digits or
+ * whitespace (an 84-character hex file, or hex with a "0x" prefix or a comment). For a hint only.
+ */
+export function looksLikeHexText(bytes: Uint8Array): boolean {
+  if (bytes.length < 8) return false;
+  let hexish = 0;
+  for (let i = 0; i < bytes.length; i++) if (isHexTextByte(bytes[i] as number)) hexish++;
+  return hexish >= bytes.length * 0.9;
+}
+
+export interface PayloadInput {
+  bytes: Uint8Array;
+  /** The file was hex text (as pet.exportHex() and test/golden/*.hex give it) and `bytes` are its decoding. */
+  fromHex: boolean;
+}
+
+/**
+ * A payload file as the project hands payloads out: exactly 84 bytes is the binary payload; a file
+ * of nothing but hex digits and whitespace (one line with a newline, like the golden vectors and
+ * pet.exportHex(), or wrapped over lines) is hex text and is decoded; anything else is taken as it
+ * is (binary, or a region image) and judged by the command.
+ */
+export function payloadFromInput(bytes: Uint8Array, path: string): PayloadInput {
+  if (bytes.length === PAYLOAD_LENGTH || bytes.length === 0) return { bytes, fromHex: false };
+  let digits = "";
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (!isHexTextByte(b)) return { bytes, fromHex: false };
+    if (b > 0x20) digits += String.fromCharCode(b);
+  }
+  if (digits.length % 2 !== 0) {
+    throw new CliError(EXIT_REJECTED, path + " looks like hex text but holds an odd number of hex digits (" + digits.length + "); a payload is 168 digits");
+  }
+  return { bytes: new Uint8Array(Buffer.from(digits, "hex")), fromHex: true };
+}
+
+/** readInput, then payloadFromInput: what decode, verify, inspect and push read. */
+export async function readPayloadInput(path: string, io: CliIo, limit: InputLimit): Promise<PayloadInput> {
+  return payloadFromInput(await readInput(path, io, limit), path === "-" ? "standard input" : path);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `pet-save push --port P IMAGE|PAYLOAD [--board FILE]`: restores a backup onto a running board.
  *
- * The file is checked first and nothing is sent unless it passes: an 84-byte payload must pass
+ * The file is checked first and nothing is sent unless it passes: a payload (84 bytes, or its hex
+ * text) must pass
  * loadWorld; a region image must hold a current save (the one the firmware would restore). Either
  * way what is sent is one payload, through the firmware's own `pet.importHex(hex)`, which checks it
  * again, makes it the live pet and saves it as the newest slot of the board's log. The region is
@@ -13,15 +14,21 @@ import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
-import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readInput, usageError, type CliIo } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readPayloadInput, usageError, type CliIo } from "./io";
 import { boardForImage, currentPayload, readRegion } from "./regionFile";
 
 /** The payload a file would push, or a CliError (exit 1) saying why it must not be pushed. */
-export function payloadToPush(bytes: Uint8Array, path: string, boardOption: string | undefined, nowMs: number): Uint8Array {
-  if (bytes.length === PAYLOAD_LENGTH) {
+export function payloadToPush(
+  bytes: Uint8Array,
+  path: string,
+  boardOption: string | undefined,
+  nowMs: number,
+  fromHex = false,
+): Uint8Array {
+  if (bytes.length === PAYLOAD_LENGTH || fromHex) {
     const loaded = loadWorld(bytes, nowMs);
     if (loaded.status !== "ok") {
-      const e = rejected(loaded.status);
+      const e = rejected(loaded.status, bytes);
       throw new CliError(e.exitCode, path + ": " + e.message + "\nnothing was sent to the board");
     }
     return bytes;
@@ -71,7 +78,8 @@ export const pushCommand: Command = {
     const port = parsed.values.port;
     if (typeof port !== "string" || port === "") throw usageError("push needs --port P (a serial device or tcp://host:port)");
     const path = parsed.positionals[0] as string;
-    const payload = payloadToPush(await readInput(path, io, INPUT_LIMITS.region), path, parsed.values.board as string | undefined, Date.now());
+    const input = await readPayloadInput(path, io, INPUT_LIMITS.region);
+    const payload = payloadToPush(input.bytes, path, parsed.values.board as string | undefined, Date.now(), input.fromHex);
     return pushWith(espruinoConsole(port), payload, path, io);
   },
 };
