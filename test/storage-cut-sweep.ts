@@ -23,7 +23,7 @@ export const ALL_TEARS: TearPair[] = [
   { write: "all", erase: "prefix" },
   { write: "prefix", erase: "words" },
   { write: "words", erase: "random" },
-  { write: "bits", erase: "prefix" },
+  { write: "bits", erase: "mixed" },
 ];
 
 export interface SweepReport {
@@ -51,6 +51,8 @@ export interface SweepHooks {
   isValidPayload?: (p: Uint8Array) => boolean;
   /** Strict simulated flash (default true). */
   strict?: boolean;
+  /** Writes widened to whole words as Espruino's Flash.write does on the device (default false). */
+  wordPadded?: boolean;
 }
 
 let hooks: SweepHooks = {};
@@ -63,8 +65,21 @@ function logOver(sim: NorFlashSim, g: Geometry, initialSequence?: number): SlotL
   return r.log;
 }
 
+/** A simulated flash with the hooks' options (strict unless turned off, word padding when asked). */
+function simFor(g: Geometry, seed: number, initial?: Uint8Array): NorFlashSim {
+  return new NorFlashSim({
+    size: g.size,
+    sectorSize: g.sectorSize,
+    baseAddress: g.address,
+    initial,
+    seed,
+    strict: hooks.strict !== false,
+    wordPadded: hooks.wordPadded === true,
+  });
+}
+
 function cloneSim(sim: NorFlashSim, seed: number): NorFlashSim {
-  return new NorFlashSim({ size: sim.size, sectorSize: sim.sectorSize, baseAddress: sim.baseAddress, initial: sim.image(), seed, strict: hooks.strict !== false });
+  return simFor({ size: sim.size, sectorSize: sim.sectorSize, address: sim.baseAddress }, seed, sim.image());
 }
 
 /** Boots a fresh SlotLog and checks the result against the two acceptable payloads. */
@@ -174,7 +189,7 @@ export function replaySweep(o: ReplayOptions, report: SweepReport = emptyReport(
 
 function replaySweepInner(o: ReplayOptions, report: SweepReport): SweepReport {
   const g = o.geometry;
-  const probe = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, strict: hooks.strict !== false });
+  const probe = simFor(g, 1);
   const pl = logOver(probe, g, o.initialSequence);
   pl.load();
   for (const p of o.payloads) pl.save(p);
@@ -182,7 +197,7 @@ function replaySweepInner(o: ReplayOptions, report: SweepReport): SweepReport {
   for (const tears of o.tears) {
     for (const seed of o.seeds) {
       for (let cut = 0; cut < total; cut++) {
-        const sim = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, seed: seed * 7919 + cut, strict: hooks.strict !== false });
+        const sim = simFor(g, seed * 7919 + cut);
         const log = logOver(sim, g, o.initialSequence);
         log.load();
         sim.cutPowerAfter({ afterMutations: cut, writeTear: tears.write, eraseTear: tears.erase });
@@ -215,6 +230,7 @@ export interface ForkOptions {
   seed: number;
   /** Only every `stride`-th save is cut (1 = all of them). */
   stride: number;
+  hooks?: SweepHooks;
 }
 
 /**
@@ -222,8 +238,17 @@ export interface ForkOptions {
  * and every mutation of that save is torn in the clone, which is then rebooted and checked.
  */
 export function forkSweep(o: ForkOptions, report: SweepReport = emptyReport()): SweepReport {
+  hooks = o.hooks ?? {};
+  try {
+    return forkSweepInner(o, report);
+  } finally {
+    hooks = {};
+  }
+}
+
+function forkSweepInner(o: ForkOptions, report: SweepReport): SweepReport {
   const g = o.geometry;
-  const main = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, strict: hooks.strict !== false });
+  const main = simFor(g, 1);
   const log = logOver(main, g);
   log.load();
   let previous: Uint8Array | null = null;

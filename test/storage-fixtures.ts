@@ -40,12 +40,14 @@ export interface Geometry {
 
 /** 4 sectors of 512 bytes: 5 slots each, cheap enough for exhaustive cut sweeps. */
 export const SMALL: Geometry = { address: 0x1000, size: 2048, sectorSize: 512 };
+/** 2 sectors of 512 bytes: the smallest region the log accepts. */
+export const PAIR: Geometry = { address: 0x2000, size: 1024, sectorSize: 512 };
 /** 3 sectors of 512 bytes. */
 export const TINY: Geometry = { address: 0, size: 1536, sectorSize: 512 };
 /** The ESP32 board's reserved region: 16 sectors of 4096 bytes at 0x310000. */
 export const ESP32: Geometry = { address: 0x310000, size: 65536, sectorSize: 4096 };
 
-export function newSim(g: Geometry, extra: { strict?: boolean; seed?: number; trace?: boolean } = {}): NorFlashSim {
+export function newSim(g: Geometry, extra: { strict?: boolean; seed?: number; trace?: boolean; wordPadded?: boolean } = {}): NorFlashSim {
   return new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, ...extra });
 }
 

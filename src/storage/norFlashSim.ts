@@ -4,7 +4,12 @@
  * ANDs (it can only clear bits), and power can be cut in the middle of any write or erase.
  *
  * What it adds for tests and benches:
- * - strict mode: a write touching any byte that is not 0xFF fails with "not-erased";
+ * - strict mode: a write that cannot give every byte the value it asks for (it wants a 1 where a 0
+ *   is already programmed, so the result would be a mixture of old and new) fails with "not-erased";
+ *   writing a value again, or clearing more bits of a partly programmed byte, is allowed;
+ * - word-padded writes (option `wordPadded`): like Espruino's Flash.write on the device, a write
+ *   that does not cover whole 4-byte words is widened to them, the extra bytes carrying the cells'
+ *   current values (read-modify-write), and the whole words are programmed;
  * - per-page erase counters, counts of reads/writes/erases and bytes read/written, an optional trace;
  * - power-loss injection: after N more mutating operations (writes and erases) the next one is
  *   torn (some of its words or bits land, or the page is left partly erased or random) and returns
@@ -38,7 +43,10 @@ export type EraseTear =
   /** each word is erased or keeps its old contents, independently */
   | "words"
   /** every byte is random (cells left half way) */
-  | "random";
+  | "random"
+  /** each word independently keeps its old contents, is erased, or is random: an old header can
+   *  survive over random commit marks */
+  | "mixed";
 
 export interface PowerCutPlan {
   /** Mutating operations that still complete before the torn one. 0 tears the very next one. */
@@ -75,7 +83,14 @@ export interface NorFlashSimOptions {
   sectorSize: number;
   /** Absolute address of the first simulated byte (e.g. 0x310000). Default 0. */
   baseAddress?: number;
+  /** Refuse writes whose result would differ from the data written (see the file comment). */
   strict?: boolean;
+  /**
+   * Widen every write to whole 4-byte words (of absolute addresses), the padding carrying
+   * the current cell values, as Espruino's jshFlashWriteAligned does on the device. Counters, tears
+   * and onChange then see the widened write. Default false.
+   */
+  wordPadded?: boolean;
   /** Seed for tears and random fills. Default 1. */
   seed?: number;
   /** Initial contents (copied); default all 0xFF. */
@@ -122,6 +137,7 @@ export class NorFlashSim implements Flash {
   readonly baseAddress: number;
   readonly size: number;
   readonly strict: boolean;
+  readonly wordPadded: boolean;
   stats: NorFlashStats = emptyStats();
   trace: TraceEntry[] = [];
   private readonly cells: Uint8Array;
@@ -141,6 +157,7 @@ export class NorFlashSim implements Flash {
     this.size = o.size;
     this.baseAddress = o.baseAddress === undefined ? 0 : o.baseAddress;
     this.strict = o.strict === true;
+    this.wordPadded = o.wordPadded === true;
     this.cells = new Uint8Array(o.size);
     this.cells.fill(0xff);
     if (o.initial !== undefined) {
@@ -270,7 +287,7 @@ export class NorFlashSim implements Flash {
   }
 
   write(data: Uint8Array, address: number): FlashStatus {
-    const length = data.length;
+    let length = data.length;
     if (this.lost) {
       this.record("write", address, length, "power-lost", false);
       return "power-lost";
@@ -281,10 +298,23 @@ export class NorFlashSim implements Flash {
     }
     const f = this.failureFor("write");
     if (f === "throw") throw new Error("NorFlashSim: injected write failure");
+    let off = address - this.baseAddress;
+    if (this.wordPadded && (address % 4 !== 0 || length % 4 !== 0)) {
+      // The interpreter reads the partial words and programs them whole with the new bytes merged in
+      // (words of absolute addresses; clamped to the simulated range).
+      const start = Math.max(0, off - (address % 4));
+      const tail = (address + length) % 4;
+      const end = Math.min(this.size, off + length + (tail === 0 ? 0 : 4 - tail));
+      const padded = new Uint8Array(this.cells.subarray(start, end));
+      padded.set(data, off - start);
+      data = padded;
+      off = start;
+      address = this.baseAddress + start;
+      length = padded.length;
+    }
     this.stats.mutations++;
     this.stats.writes++;
     this.stats.bytesWritten += length;
-    const off = address - this.baseAddress;
     if (f === "status") {
       this.record("write", address, length, "write-failed", false);
       return "write-failed";
@@ -295,7 +325,8 @@ export class NorFlashSim implements Flash {
     }
     if (this.strict) {
       for (let i = 0; i < length; i++) {
-        if (this.cells[off + i] !== 0xff) {
+        const want = data[i] as number;
+        if (((this.cells[off + i] as number) & want) !== want) {
           this.record("write", address, length, "not-erased", false);
           return "not-erased";
         }
@@ -381,6 +412,12 @@ export class NorFlashSim implements Flash {
     if (mode === "none") return;
     if (mode === "random") {
       for (let i = start; i < end; i++) this.cells[i] = this.rand() & 0xff;
+    } else if (mode === "mixed") {
+      for (let w = start; w < end; w += 4) {
+        const r = this.rand() % 3;
+        if (r === 1) this.cells.fill(0xff, w, w + 4);
+        else if (r === 2) for (let i = w; i < w + 4; i++) this.cells[i] = this.rand() & 0xff;
+      }
     } else {
       const words = this.sectorSize / 4;
       const prefix = mode === "prefix" ? this.rand() % (words + 1) : 0;

@@ -30,6 +30,7 @@ import {
   seqNewer,
   slotAddress,
 } from "./regionLayout";
+import { HeaderScan, lastCommitted, readMarks, scanHeaders, weakMarks } from "./logScan";
 
 export interface SlotLogConfig extends RegionParams {
   flash: Flash;
@@ -103,14 +104,6 @@ const DEFAULT_MAX_BOOT_CHECKS = 4;
 /** Payload read-back mismatches tolerated in one save before giving up. */
 const MAX_VERIFY_FAILURES = 2;
 
-interface HeaderScan {
-  status: FlashStatus;
-  /** Sector indexes with a valid header, newest first. */
-  order: number[];
-  seqs: number[];
-  erasedCount: number;
-}
-
 function failSave(status: SaveStatus, message: string, flashStatus: FlashStatus): SaveResult {
   return { status: status, message: message, flashStatus: flashStatus, sector: -1, slot: -1, seq: -1, erased: false };
 }
@@ -132,11 +125,22 @@ export class SlotLog {
   private readonly maxChecks: number;
   private readonly initialSeq: number;
   private readonly pageSize: number;
-  /** Writer state, known once the headers and the newest sector's marks were read. */
+  /** Writer state, known once the headers and the marks up to the newest committed slot were read. */
   private scanned = false;
   private newest = -1;
   private newestSeq = 0;
   private nextSlot = 0;
+  /**
+   * The sector holding the newest committed save (the one the boot returns), -1 when there is none.
+   * It is never erased: saves cut before their commit use up slots without moving it, so round
+   * robin would otherwise come back to it.
+   */
+  private keep = -1;
+  private keepSeq = 0;
+  /** Marks found set but not exactly 0x00 when the log was adopted; the next save programs them to 0x00. */
+  private weak: number[] = [];
+  /** The adopted newest sector has no committed slot: program its header again before the first write into it. */
+  private refreshHeader = false;
   private checks = 0;
   private saves = 0;
   private erases = 0;
@@ -164,65 +168,25 @@ export class SlotLog {
     }
   }
 
-  /** Reads every sector header (12 bytes each) and orders the valid ones newest first. */
-  private scanHeaders(): HeaderScan {
-    const l = this.layout;
-    const order: number[] = [];
-    const seqs: number[] = [];
-    let erasedCount = 0;
-    for (let i = 0; i < l.sectorCount; i++) {
-      const r = safeRead(this.flash, HEADER_SIZE, sectorAddress(l, i));
-      if (r.status !== "ok" || r.bytes === null) return { status: r.status, order: [], seqs: [], erasedCount: 0 };
-      const h = decodeHeader(l, r.bytes);
-      seqs.push(h.seq);
-      if (h.kind === "valid") order.push(i);
-      else if (h.kind === "erased") erasedCount++;
-    }
-    if (order.length > 1) {
-      // The newest is the one no other header is newer than; the rest sort by distance behind it.
-      // With our own headers all sequence numbers lie within sectorCount of each other, so this is
-      // a total order even across the 2^32 wrap.
-      let top = order[0] as number;
-      for (let k = 1; k < order.length; k++) {
-        const s = order[k] as number;
-        if (seqNewer(seqs[s] as number, seqs[top] as number)) top = s;
-      }
-      const topSeq = seqs[top] as number;
-      for (let a = 1; a < order.length; a++) {
-        const x = order[a] as number;
-        const dx = (topSeq - (seqs[x] as number)) >>> 0;
-        let b = a - 1;
-        while (b >= 0 && ((topSeq - (seqs[order[b] as number] as number)) >>> 0) > dx) {
-          order[b + 1] = order[b] as number;
-          b--;
-        }
-        order[b + 1] = x;
-      }
-    }
-    return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount };
-  }
-
-  /** Reads the commit marks of sector `i`; null on a read failure. */
-  private readMarks(i: number): Uint8Array | null {
-    const l = this.layout;
-    const r = safeRead(this.flash, l.slotsPerSector, markAddress(l, i, 0));
-    return r.status === "ok" ? r.bytes : null;
-  }
-
-  private static lastCommitted(marks: Uint8Array): number {
-    for (let k = marks.length - 1; k >= 0; k--) if (marks[k] !== ERASED) return k;
-    return -1;
-  }
-
-  private setWriter(scan: HeaderScan, newestMarks: Uint8Array | null): void {
-    if (scan.order.length === 0) {
+  /** Takes over the log as found: where to write next, which sector to protect, what to strengthen. */
+  private adopt(scan: HeaderScan, newestMarks: Uint8Array | null, keep: number, weak: number[]): void {
+    if (scan.order.length === 0 || newestMarks === null) {
       this.newest = -1;
       this.newestSeq = 0;
       this.nextSlot = 0;
+      this.keep = -1;
+      this.keepSeq = 0;
+      this.weak = [];
+      this.refreshHeader = false;
     } else {
       this.newest = scan.order[0] as number;
       this.newestSeq = scan.seqs[this.newest] as number;
-      this.nextSlot = newestMarks === null ? 0 : SlotLog.lastCommitted(newestMarks) + 1;
+      const last = lastCommitted(newestMarks);
+      this.nextSlot = last + 1;
+      this.refreshHeader = last < 0;
+      this.keep = keep;
+      this.keepSeq = keep < 0 ? 0 : (scan.seqs[keep] as number);
+      this.weak = weak;
     }
     this.scanned = true;
   }
@@ -235,25 +199,34 @@ export class SlotLog {
     const l = this.layout;
     const checksBefore = this.checks;
     this.scanned = false;
-    const scan = this.scanHeaders();
+    const scan = scanHeaders(this.flash, l);
     if (scan.status !== "ok") return noPayload("read-failed", "could not read a sector header (" + scan.status + ")", 0);
     if (scan.order.length === 0) {
-      this.setWriter(scan, null);
+      this.adopt(scan, null, -1, []);
       if (scan.erasedCount === l.sectorCount) return noPayload("empty", "the region is erased: nothing was saved yet", 0);
       return noPayload("no-log", "no sector carries a valid slot-log header: the region holds foreign or damaged data", 0);
     }
+    let newestMarks: Uint8Array | null = null;
+    const weak: number[] = [];
+    // The sector of the newest committed slot, whatever its check says: protected when nothing passes.
+    let firstCommitted = -1;
     let committedSeen = 0;
     for (let k = 0; k < scan.order.length; k++) {
       const sector = scan.order[k] as number;
-      const marks = this.readMarks(sector);
+      const marks = readMarks(this.flash, l, sector);
       if (marks === null) {
         return noPayload("read-failed", "could not read the commit marks of sector " + sector, this.checks - checksBefore);
       }
-      if (k === 0) this.setWriter(scan, marks);
+      if (k === 0) {
+        newestMarks = marks;
+        weakMarks(l, sector, marks, weak);
+      }
       for (let slot = marks.length - 1; slot >= 0; slot--) {
         if (marks[slot] === ERASED) continue;
         committedSeen++;
+        if (firstCommitted < 0) firstCommitted = sector;
         if (this.checks - checksBefore >= this.maxChecks) {
+          this.adopt(scan, newestMarks, firstCommitted, weak);
           return noPayload(
             "no-valid-save",
             "gave up after " + this.maxChecks + " committed slots failed the validity check",
@@ -265,6 +238,8 @@ export class SlotLog {
           return noPayload("read-failed", "could not read slot " + slot + " of sector " + sector, this.checks - checksBefore);
         }
         if (this.check(r.bytes)) {
+          if (k !== 0) weakMarks(l, sector, marks, weak);
+          this.adopt(scan, newestMarks, sector, weak);
           return {
             status: "ok",
             payload: r.bytes,
@@ -277,31 +252,85 @@ export class SlotLog {
         }
       }
     }
+    this.adopt(scan, newestMarks, firstCommitted, weak);
     if (committedSeen === 0) {
       return noPayload("no-valid-save", "the log has sectors but no committed save", this.checks - checksBefore);
     }
     return noPayload("no-valid-save", committedSeen + " committed slots failed the validity check", this.checks - checksBefore);
   }
 
-  /** Reads headers and the newest sector's marks, without any validity check. */
+  /**
+   * Reads headers and marks, newest sector first, down to the newest committed slot: the writer
+   * state without any validity check (a save without a load before it, or after a failed mark write).
+   */
   private scanForWriter(): FlashStatus {
-    const scan = this.scanHeaders();
+    const l = this.layout;
+    const scan = scanHeaders(this.flash, l);
     if (scan.status !== "ok") return scan.status;
-    let marks: Uint8Array | null = null;
-    if (scan.order.length > 0) {
-      marks = this.readMarks(scan.order[0] as number);
-      if (marks === null) return "read-failed";
+    if (scan.order.length === 0) {
+      this.adopt(scan, null, -1, []);
+      return "ok";
     }
-    this.setWriter(scan, marks);
+    let newestMarks: Uint8Array | null = null;
+    const weak: number[] = [];
+    let keep = -1;
+    for (let k = 0; k < scan.order.length && keep < 0; k++) {
+      const sector = scan.order[k] as number;
+      const marks = readMarks(this.flash, l, sector);
+      if (marks === null) return "read-failed";
+      if (k === 0) newestMarks = marks;
+      if (k === 0 || lastCommitted(marks) >= 0) weakMarks(l, sector, marks, weak);
+      if (lastCommitted(marks) >= 0) keep = sector;
+    }
+    this.adopt(scan, newestMarks, keep, weak);
     return "ok";
   }
 
-  /** Erases the sector after the newest (round robin) and writes its header. Never touches the newest. */
+  /**
+   * Picks the sector to open: the one after the newest (round robin), or the one after that when
+   * the first is the sector of the newest committed save. With two or more sectors the second
+   * choice is never that sector too; it may be the newest sector itself, when the newest holds
+   * only slots of saves that never committed.
+   */
+  private nextTarget(): number {
+    if (this.newest < 0) return 0;
+    const n = this.layout.sectorCount;
+    const target = (this.newest + 1) % n;
+    return target === this.keep ? (target + 1) % n : target;
+  }
+
+  /**
+   * Before erasing a sector that the boot would walk before the newest committed save (a valid
+   * header no older than it, or a header that is neither valid nor erased), programs its header to
+   * 0x00 so that no torn erase can leave it looking like a log sector with random commit marks in
+   * front of that save. Returns null when done or not needed.
+   */
+  private invalidateHeader(target: number): SaveResult | null {
+    const l = this.layout;
+    if (this.keep < 0) return null;
+    const base = sectorAddress(l, target);
+    const r = safeRead(this.flash, HEADER_SIZE, base);
+    if (r.status !== "ok" || r.bytes === null) return failSave("read-failed", "reading the header of sector " + target + " failed", r.status);
+    const h = decodeHeader(l, r.bytes);
+    if (h.kind === "erased" || (h.kind === "valid" && seqNewer(this.keepSeq, h.seq))) return null;
+    const w = safeWrite(this.flash, new Uint8Array(HEADER_SIZE), base);
+    if (w !== "ok") return failSave("write-failed", "clearing the header of sector " + target + " failed (" + w + ")", w);
+    const back = safeRead(this.flash, HEADER_SIZE, base);
+    if (back.status !== "ok" || back.bytes === null) {
+      return failSave("read-failed", "reading back the header of sector " + target + " failed", back.status);
+    }
+    if (decodeHeader(l, back.bytes).kind === "valid") return failSave("verify-failed", "the header of sector " + target + " did not clear", "ok");
+    return null;
+  }
+
+  /** Erases the next sector (never the one holding the newest committed save) and writes its header. */
   private openNextSector(): SaveResult | null {
     const l = this.layout;
-    const target = this.newest < 0 ? 0 : (this.newest + 1) % l.sectorCount;
+    const target = this.nextTarget();
     const seq = this.newest < 0 ? this.initialSeq : (this.newestSeq + 1) >>> 0;
     const base = sectorAddress(l, target);
+    const cleared = this.invalidateHeader(target);
+    if (cleared !== null) return cleared;
     this.erases++;
     for (let off = 0; off < l.sectorSize; off += this.pageSize) {
       const s = safeErase(this.flash, base + off);
@@ -324,7 +353,38 @@ export class SlotLog {
     this.newest = target;
     this.newestSeq = seq;
     this.nextSlot = 0;
+    this.refreshHeader = false;
     return null;
+  }
+
+  /** Programs the marks found set but not 0x00 at adoption to 0x00 (any set mark stays set whatever a cut does). */
+  private strengthenMarks(): SaveResult | null {
+    const zero = new Uint8Array(1);
+    zero[0] = MARK_COMMITTED;
+    while (this.weak.length > 0) {
+      const w = safeWrite(this.flash, zero, this.weak[this.weak.length - 1] as number);
+      if (w !== "ok") return failSave("write-failed", "programming a partly set commit mark failed (" + w + ")", w);
+      this.weak.pop();
+    }
+    return null;
+  }
+
+  /**
+   * Programs the adopted newest sector's header again with the same bytes (its last bit may have
+   * landed weakly in a cut). False when it does not read back exactly: the save moves on to a new sector.
+   */
+  private refreshNewestHeader(): SaveResult | boolean {
+    const l = this.layout;
+    const header = encodeHeader(l, this.newestSeq);
+    const base = sectorAddress(l, this.newest);
+    const w = safeWrite(this.flash, header, base);
+    if (w !== "ok") return failSave("write-failed", "programming the header of sector " + this.newest + " again failed (" + w + ")", w);
+    const back = safeRead(this.flash, HEADER_SIZE, base);
+    if (back.status !== "ok" || back.bytes === null) {
+      return failSave("read-failed", "reading back the header of sector " + this.newest + " failed", back.status);
+    }
+    this.refreshHeader = false;
+    return sameBytes(back.bytes, header);
   }
 
   /**
@@ -341,6 +401,8 @@ export class SlotLog {
       const s = this.scanForWriter();
       if (s !== "ok") return failSave("read-failed", "could not read the log before saving (" + s + ")", s);
     }
+    const strengthened = this.strengthenMarks();
+    if (strengthened !== null) return strengthened;
     let erased = false;
     let verifyFailures = 0;
     let opens = 0;
@@ -358,6 +420,14 @@ export class SlotLog {
           if (failed.status === "verify-failed" && opens < 2) continue;
           return failed;
         }
+      }
+      if (this.refreshHeader) {
+        const refreshed = this.refreshNewestHeader();
+        if (refreshed === false) {
+          this.nextSlot = l.slotsPerSector;
+          continue;
+        }
+        if (refreshed !== true) return refreshed;
       }
       const slot = this.nextSlot;
       const markAt = markAddress(l, this.newest, slot);
@@ -382,22 +452,43 @@ export class SlotLog {
         if (verifyFailures >= MAX_VERIFY_FAILURES) return failSave("verify-failed", "the payload did not program (read-back differs)", "ok");
         continue;
       }
-      const markBytes = new Uint8Array(1);
-      markBytes[0] = MARK_COMMITTED;
-      const mw = safeWrite(this.flash, markBytes, markAt);
-      if (mw !== "ok") return failSave("write-failed", "writing the commit mark failed (" + mw + ")", mw);
-      let mb = safeRead(this.flash, 1, markAt);
-      if (mb.status !== "ok" || mb.bytes === null) return failSave("read-failed", "reading back the commit mark failed", mb.status);
-      if (mb.bytes[0] !== MARK_COMMITTED) {
-        // Any cleared bit already commits the slot; programming again makes the mark solid.
-        const again = safeWrite(this.flash, markBytes, markAt);
-        if (again !== "ok") return failSave("write-failed", "writing the commit mark failed (" + again + ")", again);
-        mb = safeRead(this.flash, 1, markAt);
-        if (mb.status !== "ok" || mb.bytes === null) return failSave("read-failed", "reading back the commit mark failed", mb.status);
-        if (mb.bytes[0] === ERASED) return failSave("verify-failed", "the commit mark did not program", "ok");
-      }
+      const committed = this.commit(markAt);
+      if (committed !== null) return committed;
+      this.keep = this.newest;
+      this.keepSeq = this.newestSeq;
       this.saves++;
       return { status: "ok", message: "ok", flashStatus: "ok", sector: this.newest, slot: slot, seq: this.newestSeq, erased: erased };
+    }
+  }
+
+  /**
+   * Programs a commit mark to 0x00 and reads it back; a mark that reads anything but 0x00 is
+   * programmed once more. Only a mark that still reads 0xFF after that is a failure (verify-failed):
+   * any other value already commits the slot. After a failure the mark's state on the flash is not
+   * known for sure, so the next save reads the writer state from the flash again.
+   */
+  private commit(markAt: number): SaveResult | null {
+    const markBytes = new Uint8Array(1);
+    markBytes[0] = MARK_COMMITTED;
+    let tries = 0;
+    for (;;) {
+      tries++;
+      const mw = safeWrite(this.flash, markBytes, markAt);
+      if (mw !== "ok") {
+        this.scanned = false;
+        return failSave("write-failed", "writing the commit mark failed (" + mw + ")", mw);
+      }
+      const mb = safeRead(this.flash, 1, markAt);
+      if (mb.status !== "ok" || mb.bytes === null) {
+        this.scanned = false;
+        return failSave("read-failed", "reading back the commit mark failed", mb.status);
+      }
+      const v = mb.bytes[0] as number;
+      if (v === MARK_COMMITTED || (tries >= 2 && v !== ERASED)) return null;
+      if (tries >= 2) {
+        this.scanned = false;
+        return failSave("verify-failed", "the commit mark did not program", "ok");
+      }
     }
   }
 }
