@@ -13,6 +13,7 @@ import { createWorld } from "../src/core/world";
 import { updateWorld } from "../src/core/rules";
 import { nameForDisplay, nameFromString } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
+import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import { u64Add, u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
 import { loadWorld, saveWorld } from "../src/save/codec";
@@ -30,6 +31,10 @@ import type { PetBoard } from "./board";
 /** The loop's period. Each tick adds the measured time, so a late tick loses nothing. */
 export const TICK_MS = 1000;
 export const FALLBACK_PET_NAME = "Pip";
+/** While saving is paused (the save could not be read), the restore is tried again this often (uptime ms). */
+export const RESTORE_RETRY_MS = 60000;
+/** What pet.save() and pet.rename() answer while saving is paused; nothing is written. */
+export const SAVING_PAUSED = "paused";
 
 /** The console object published as the global `pet`. Every method returns instead of throwing. */
 export interface PetConsole {
@@ -88,6 +93,17 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
    * but the boot did not. Paid once the clock becomes plausible; 0 when nothing is owed.
    */
   let owedAbsenceSince = 0;
+  /**
+   * Why saving is paused, or "" when it is not. A boot that found a log of ours but could not use its
+   * save (a read failed, every committed slot failed the check, or the save is one this firmware
+   * refuses) runs the default pet WITHOUT writing it: the save may be fine on the next read, or
+   * readable by the firmware that wrote it, and a save of the stand-in pet would become the newest
+   * one for good. Saving resumes after a restore that succeeds (retried every RESTORE_RETRY_MS) or an
+   * explicit pet.hatch() / pet.importHex() / long-press hatch.
+   */
+  let pausedReason = "";
+  /** Uptime of the last restore attempt, for the retries while paused. */
+  let lastRestoreTry = 0;
 
   function wallNow(): number {
     return wallClockMs(env.dateNow());
@@ -95,6 +111,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
 
   /** Encodes and writes the world now. Returns "ok" or why not; never prints. */
   function writeSave(): string {
+    if (pausedReason !== "") return SAVING_PAUSED;
     const stamp = wallNow();
     const encoded = saveWorld(world, stamp);
     let status: string = encoded.status;
@@ -134,9 +151,13 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     if (changed || note !== "") print(statusLine(world, note));
   }
 
+  /** How the owner ends a pause, for the lines that mention it. */
+  const START_OVER = "pet.hatch() or pet.importHex() to start over";
+
   function saveAndReport(): string {
     const status = writeSave();
-    refresh(status === "ok" ? "saved" : "save failed: " + status);
+    if (status === SAVING_PAUSED) refresh("not saved: saving paused (" + START_OVER + ")");
+    else refresh(status === "ok" ? "saved" : "save failed: " + status);
     return status;
   }
 
@@ -163,6 +184,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   }
 
   function saveIfDue(): boolean {
+    if (pausedReason !== "") return false; // nothing is written while paused, not even retries
     if (saveDue(saves, uptime) === null) return false;
     saveAndReport();
     return true;
@@ -183,10 +205,66 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     print("wall clock now known: added " + Math.round(away / 1000) + " s away");
   }
 
+  /**
+   * Reads the newest save and, when it loads, makes it the live world. Returns the boot line's words
+   * ("restored ...") and the status: "ok", the slot log's status when there was no payload, or the
+   * codec's rejection of the payload.
+   */
+  function restoreNewest(): { status: string; line: string } {
+    const found = (store as PetStore).restore();
+    if (found.payload === null) {
+      const nothingOfOurs = found.status === "empty" || found.status === "no-log";
+      return { status: found.status, line: (nothingOfOurs ? "no save found: " : "save unreadable: ") + found.reason };
+    }
+    const loaded = loadWorld(found.payload, wallNow());
+    if (loaded.status !== "ok" || loaded.world === null) return { status: loaded.status, line: "save rejected: " + loaded.status };
+    world = loaded.world;
+    savedAt = loaded.savedAt;
+    lastRefusal = "";
+    if (wallNow() === 0 && !u64IsZero(savedAt) && u64IsSafe(savedAt)) owedAbsenceSince = u64ToNumber(savedAt);
+    const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
+    const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
+    return { status: "ok", line: "restored " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped };
+  }
+
+  /** Stops saving (see pausedReason) and returns the boot line that says so. */
+  function pauseSaving(why: string): string {
+    pausedReason = why;
+    lastRestoreTry = uptime;
+    return why + "; running " + nameForDisplay(world.name) + " without saving; " + START_OVER;
+  }
+
+  /** Saving is allowed again: the next due save writes. */
+  function resumeSaving(): void {
+    pausedReason = "";
+  }
+
+  /**
+   * While paused, tries the restore again every RESTORE_RETRY_MS. A save that reads now replaces the
+   * stand-in pet and saving resumes. With no wall clock, the time the stand-in ran is added to the
+   * restored pet's clock as time away (clamped like an absence), since the restored pet was not
+   * running meanwhile; with a wall clock the restore's own absence rule already covers it.
+   */
+  function retryRestore(): void {
+    if (pausedReason === "" || store === null || uptime - lastRestoreTry < RESTORE_RETRY_MS) return;
+    lastRestoreTry = uptime;
+    const ranFor = uptime;
+    const r = restoreNewest();
+    if (r.status !== "ok") return; // still unreadable: the boot line said so, stay quiet
+    if (wallNow() === 0) {
+      const later = u64Add(world.elapsed, u64FromNumber(ranFor > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : ranFor) as U64);
+      if (later !== null) world.elapsed = later;
+    }
+    resumeSaving();
+    noteSaveAttempt(saves, uptime, true); // the restored save is the last save: nothing is due
+    print("save readable again: " + r.line + "; saving resumed");
+  }
+
   function tick(): void {
     try {
       advance();
       payOwedAbsence();
+      retryRestore();
       if (!saveIfDue()) refresh("");
     } catch (e) {
       print("pet: tick failed: " + errorText(e));
@@ -205,6 +283,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   function hatch(name?: string): string {
     const bytes = name === undefined ? defaultNameBytes : nameFromString(name);
     if (bytes === null) return "bad-name";
+    resumeSaving(); // the owner chose to start over: the unreadable save may be replaced
     world = createWorld(bytes) as World;
     lastRefusal = "";
     owedAbsenceSince = 0;
@@ -215,6 +294,11 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   function rename(name: string): string {
     const bytes = nameFromString(name);
     if (bytes === null) return "bad-name";
+    if (pausedReason !== "") {
+      // The running pet is a stand-in; naming it would suggest it is kept. Hatch it with a name instead.
+      print("not renamed: saving paused (" + pausedReason + "); pet.hatch(name) or pet.importHex() to start over");
+      return SAVING_PAUSED;
+    }
     world.name = bytes;
     saves.dirty = true;
     return saveAndReport();
@@ -244,6 +328,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     world = loaded.world;
     owedAbsenceSince = 0;
     saves.dirty = true;
+    resumeSaving();
     print("imported " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount));
     return saveAndReport();
   }
@@ -307,20 +392,12 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
       const opened = openPetStore(env.flash, board.petRegion);
       store = opened.store;
       if (store === null) return "storage unavailable: " + opened.status + ", hatched " + petName + " (not saved)";
-      const found = store.restore();
-      if (found.payload !== null) {
-        const loaded = loadWorld(found.payload, wallNow());
-        if (loaded.status === "ok" && loaded.world !== null) {
-          world = loaded.world;
-          savedAt = loaded.savedAt;
-          if (wallNow() === 0 && !u64IsZero(savedAt) && u64IsSafe(savedAt)) owedAbsenceSince = u64ToNumber(savedAt);
-          const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
-          const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
-          return "restored " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped;
-        }
-        return firstSave("save rejected: " + loaded.status + ", hatched " + petName);
-      }
-      return firstSave("no save found: " + found.reason + ", hatched " + petName);
+      const r = restoreNewest();
+      if (r.status === "ok") return r.line;
+      // Only a region with nothing of ours in it gets the new pet written at once: erased ("empty"),
+      // or foreign data with no slot-log header anywhere ("no-log"). Anything else may hold a save.
+      if (r.status === "empty" || r.status === "no-log") return firstSave(r.line + ", hatched " + petName);
+      return pauseSaving(r.line);
     } catch (e) {
       store = null;
       return "storage unavailable: " + errorText(e) + ", hatched " + petName + " (not saved)";

@@ -12,6 +12,12 @@ import type { RawFlash } from "./env";
 export interface Restored {
   /** The newest payload that decodes, or null. */
   payload: Uint8Array | null;
+  /**
+   * The slot log's status: "ok", or why there is no payload. "empty" (erased) and "no-log" (foreign
+   * data) mean the region holds nothing of ours; the others ("no-valid-save", "read-failed") mean a
+   * save may well be there and must not be overwritten.
+   */
+  status: string;
   /** Why there is no payload, for the boot line ("region empty", ...); "ok" otherwise. */
   reason: string;
   /** Newer committed saves that failed the check and were passed over (damage outside the power-cut model). */
@@ -96,11 +102,11 @@ export function openPetStore(raw: RawFlash, region: { address: number; size: num
     store: {
       restore: function (): Restored {
         const r = log.load();
-        if (r.status === "ok" && r.payload !== null) return { payload: r.payload, reason: "ok", skipped: r.checks - 1 };
+        if (r.status === "ok" && r.payload !== null) return { payload: r.payload, status: "ok", reason: "ok", skipped: r.checks - 1 };
         const words = NO_SAVE_WORDS[r.status];
-        if (r.status === "empty") return { payload: null, reason: words as string, skipped: 0 };
+        if (r.status === "empty") return { payload: null, status: r.status, reason: words as string, skipped: 0 };
         const reason = (typeof words === "string" ? words : r.status) + " (" + r.message + ")";
-        return { payload: null, reason: reason, skipped: 0 };
+        return { payload: null, status: r.status, reason: reason, skipped: 0 };
       },
       save: function (payload: Uint8Array): string {
         const r = log.save(payload);

@@ -93,7 +93,7 @@ describe("boot with saves present", () => {
     expect(app2.pet.status()?.savedAtMs).toBe("0");
   });
 
-  it("says why when the region holds foreign data, and hatches", () => {
+  it("says why when the region holds foreign data, hatches and saves (nothing of ours to lose)", () => {
     const sim = newFlash();
     const junk = new Uint8Array(REGION.size);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 7 + 3) & 0xff;
@@ -102,9 +102,12 @@ describe("boot with saves present", () => {
     startPet(testBoard(), env);
     expect(env.lines.length).toBe(1);
     expect(env.lines[0]).toMatch(/^no save found: region holds no pet log \(.+\), hatched Pip$/);
+    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
+    startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["restored Pip, updates 0"]);
   });
 
-  it("rejects a save the codec refuses at boot time (clock overflow from the absence) and hatches", () => {
+  it("runs Pip without saving when the codec refuses the save at boot time (clock overflow from the absence)", () => {
     // A valid payload whose world clock is at 2^64 - 1 loads without a wall clock but overflows with one.
     const w = createWorld(nameFromString("Old") as Uint8Array)!;
     w.elapsed = { hi: 0xffffffff, lo: 0xffffffff };
@@ -115,9 +118,14 @@ describe("boot with saves present", () => {
     expect(app.pet.importHex(Buffer.from(bytes).toString("hex"))).toBe("ok");
     app.stop();
 
+    const image = sim.image();
     const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 + 60000 });
     startPet(testBoard(), env2);
-    expect(env2.lines).toEqual(["save rejected: clock-overflow, hatched Pip"]);
+    expect(env2.lines).toEqual([
+      "save rejected: clock-overflow; running Pip without saving; pet.hatch() or pet.importHex() to start over",
+    ]);
+    env2.advance(600000);
+    expect(sim.image()).toEqual(image);
   });
 
   it("skips a damaged newest save and restores the one before it", () => {
