@@ -175,3 +175,68 @@ describe("NorFlashSim failure injection", () => {
     ]);
   });
 });
+
+describe("NorFlashSim strict mode and word-padded writes", () => {
+  it("strict allows writing a value again or clearing more bits, refuses asking for a 1 over a 0", () => {
+    const f = sim({ strict: true });
+    expect(f.write(new Uint8Array([0x5a, 0x0f]), 0x4020)).toBe("ok");
+    expect(f.write(new Uint8Array([0x5a]), 0x4020)).toBe("ok"); // same value: AND changes nothing
+    expect(f.write(new Uint8Array([0x00]), 0x4020)).toBe("ok"); // a partly set mark made solid
+    expect(f.write(new Uint8Array([0x1f]), 0x4021)).toBe("not-erased"); // wants bit 4 back
+    expect(f.read(2, 0x4020).bytes).toEqual(new Uint8Array([0x00, 0x0f]));
+  });
+
+  it("a write that is not whole words becomes a read-modify-write of whole words", () => {
+    const f = sim({ wordPadded: true, strict: true, trace: true });
+    f.write(new Uint8Array([0x00, 0x00]), 0x4004); // neighbours already programmed
+    f.resetStats();
+    expect(f.write(new Uint8Array([0x00]), 0x4006)).toBe("ok");
+    expect(f.stats.bytesWritten).toBe(4);
+    expect(f.trace).toEqual([{ op: "write", address: 0x4004, length: 4, status: "ok", torn: false }]);
+    expect(f.read(4, 0x4004).bytes).toEqual(new Uint8Array([0, 0, 0, 0xff]));
+    // three bytes across a word boundary: two words
+    f.resetStats();
+    expect(f.write(new Uint8Array([1, 2, 3]), 0x400b)).toBe("ok");
+    expect(f.trace[0]).toMatchObject({ address: 0x4008, length: 8 });
+    expect(f.read(8, 0x4008).bytes).toEqual(new Uint8Array([0xff, 0xff, 0xff, 1, 2, 3, 0xff, 0xff]));
+    // whole words pass through unchanged
+    f.resetStats();
+    f.write(new Uint8Array(8).fill(0x11), 0x4010);
+    expect(f.trace[0]).toMatchObject({ address: 0x4010, length: 8 });
+  });
+
+  it("without the option a 1-byte write programs one byte", () => {
+    const f = sim({ trace: true });
+    f.write(new Uint8Array([0]), 0x4006);
+    expect(f.stats.bytesWritten).toBe(1);
+    expect(f.trace[0]).toMatchObject({ address: 0x4006, length: 1 });
+  });
+
+  it("a torn padded write never changes the neighbours it carries along", () => {
+    for (let seed = 1; seed < 30; seed++) {
+      const f = sim({ wordPadded: true, seed });
+      f.write(new Uint8Array([0x12, 0x34, 0x56]), 0x4000);
+      f.cutPowerAfter({ afterMutations: 0, writeTear: "bits" });
+      expect(f.write(new Uint8Array([0x00]), 0x4003)).toBe("power-lost");
+      f.powerOn();
+      expect(Array.from(f.read(3, 0x4000).bytes!)).toEqual([0x12, 0x34, 0x56]);
+    }
+  });
+
+  it("the mixed erase tear leaves each word old, erased or random", () => {
+    const kinds = new Set<string>();
+    for (let seed = 1; seed < 5; seed++) {
+      const f = sim({ seed });
+      f.write(new Uint8Array(256).fill(0), 0x4100);
+      f.cutPowerAfter({ afterMutations: 0, eraseTear: "mixed" });
+      expect(f.erasePage(0x4100)).toBe("power-lost");
+      f.powerOn();
+      const b = f.read(256, 0x4100).bytes!;
+      for (let i = 0; i < 256; i += 4) {
+        const w = Array.from(b.subarray(i, i + 4));
+        kinds.add(w.every((x) => x === 0) ? "old" : w.every((x) => x === 0xff) ? "erased" : "random");
+      }
+    }
+    expect([...kinds].sort()).toEqual(["erased", "old", "random"]);
+  });
+});

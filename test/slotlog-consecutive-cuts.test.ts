@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { Flash } from "../src/storage/flash";
 import { NorFlashSim } from "../src/storage/norFlashSim";
-import { computeLayout } from "../src/storage/regionLayout";
+import { computeLayout, encodeHeader, markAddress, sectorAddress, slotAddress } from "../src/storage/regionLayout";
 import { createSlotLog } from "../src/storage/slotLog";
 import { StormCut, cutStorm } from "./storage-cut-storm";
 import { ESP32, Geometry, PAIR, SMALL, TINY, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
@@ -173,4 +173,63 @@ describe("torn erases during a run of cut saves", () => {
       expect(erases).toBeGreaterThan(12 * 4);
     });
   }
+});
+
+describe("which sector a save opens, and when its header is cleared first", () => {
+  const l = computeLayout(SMALL).layout!;
+  /** Sector 0 holds the last committed save (seq 10); sectors 1..3 are newer and full of slots that never committed. */
+  function stormState(g: Geometry, newer: number[]): NorFlashSim {
+    const gl = computeLayout(g).layout!;
+    const sim = newSim(g, { strict: true, trace: true });
+    sim.poke(sectorAddress(gl, 0), encodeHeader(gl, 10));
+    sim.poke(slotAddress(gl, 0, 0), makePayload(1));
+    sim.poke(markAddress(gl, 0, 0), new Uint8Array([0]));
+    newer.forEach((sector, k) => {
+      sim.poke(sectorAddress(gl, sector), encodeHeader(gl, 11 + k));
+      for (let s = 0; s < gl.slotsPerSector; s++) sim.poke(slotAddress(gl, sector, s), makePayload(100 + s).subarray(0, 20));
+    });
+    return sim;
+  }
+  const mutations = (sim: NorFlashSim) => sim.trace.filter((t) => t.op !== "read").map((t) => t.op + "@" + t.address.toString(16) + ":" + t.length);
+
+  it("round robin reaches the protected sector: the save steps over it, clears the next one's header, erases it", () => {
+    const sim = stormState(SMALL, [1, 2, 3]);
+    const log = openLog(sim, SMALL);
+    expect(log.load().sector).toBe(0);
+    sim.resetStats();
+    const r = log.save(makePayload(2));
+    expect(r.status).toBe("ok");
+    expect(r.sector).toBe(1);
+    expect(r.seq).toBe(14);
+    const s1 = sectorAddress(l, 1).toString(16);
+    expect(mutations(sim)).toEqual(["write@" + s1 + ":12", "erase@" + s1 + ":512", "write@" + s1 + ":12", "write@" + slotAddress(l, 1, 0).toString(16) + ":84", "write@" + markAddress(l, 1, 0).toString(16) + ":1"]);
+    const boot = openLog(sim, SMALL).load();
+    expect(sameBytes(boot.payload, makePayload(2))).toBe(true);
+  });
+
+  it("two sectors: the newest, holding only uncommitted slots, is erased again and keeps the newest number", () => {
+    const sim = stormState(PAIR, [1]);
+    const pl = computeLayout(PAIR).layout!;
+    const log = openLog(sim, PAIR);
+    log.load();
+    sim.resetStats();
+    const r = log.save(makePayload(3));
+    expect(r.status).toBe("ok");
+    expect(r.sector).toBe(1);
+    expect(r.seq).toBe(12);
+    expect(mutations(sim).slice(0, 2)).toEqual(["write@" + sectorAddress(pl, 1).toString(16) + ":12", "erase@" + sectorAddress(pl, 1).toString(16) + ":512"]);
+    // the protected sector was not touched
+    expect(sameBytes(sim.read(pl.payloadLength, slotAddress(pl, 0, 0)).bytes, makePayload(1))).toBe(true);
+  });
+
+  it("a clean history never clears a header: the sector opened is always older than the newest save", () => {
+    const sim = newSim(SMALL, { strict: true, trace: true });
+    const log = openLog(sim, SMALL);
+    for (let i = 0; i < 4 * slotsIn(SMALL) + 3; i++) {
+      expect(log.save(makePayload(i)).status).toBe("ok");
+      if (i % 7 === 0) openLog(sim, SMALL).load(); // reboots in between change nothing
+    }
+    const headerWrites = sim.trace.filter((t) => t.op === "write" && t.length === 12).length;
+    expect(headerWrites).toBe(sim.stats.erases);
+  });
 });

@@ -35,6 +35,24 @@ describe("SlotLog under power cuts", () => {
     expect(report.worstChecks).toBeLessThanOrEqual(CUT_CHECK_BOUND);
   });
 
+  it("every cut point on 4 x 512 with word-padded writes (Espruino's read-modify-write of partial words)", () => {
+    // On the device a 1-byte mark write programs its whole 4-byte word, neighbouring marks
+    // included (with their current values), and a cut tears that word.
+    const report = replaySweep({
+      geometry: SMALL,
+      payloads: payloads(1500, 66),
+      tears: ALL_TEARS,
+      seeds: [5],
+      nested: true,
+      continuation: payloads(5500, 6),
+      hooks: { wordPadded: true },
+    });
+    expect(report.problems.slice(0, 5)).toEqual([]);
+    expect(report.reboots).toBeGreaterThan(1000);
+    expect(report.restoredInFlight).toBeGreaterThan(0);
+    expect(report.worstChecks).toBeLessThanOrEqual(CUT_CHECK_BOUND);
+  });
+
   it("every cut point on 3 sectors, with sequence numbers wrapping past 2^32", () => {
     const report = replaySweep({
       geometry: TINY,

@@ -421,14 +421,6 @@ export class SlotLog {
           return failed;
         }
       }
-      if (this.refreshHeader) {
-        const refreshed = this.refreshNewestHeader();
-        if (refreshed === false) {
-          this.nextSlot = l.slotsPerSector;
-          continue;
-        }
-        if (refreshed !== true) return refreshed;
-      }
       const slot = this.nextSlot;
       const markAt = markAddress(l, this.newest, slot);
       const slotAt = slotAddress(l, this.newest, slot);
@@ -440,6 +432,15 @@ export class SlotLog {
         // Programmed by a save that never committed (power cut): never write over it before an erase.
         this.nextSlot++;
         continue;
+      }
+      if (this.refreshHeader) {
+        // First write into a sector adopted with nothing committed: its header first (see refreshNewestHeader).
+        const refreshed = this.refreshNewestHeader();
+        if (refreshed === false) {
+          this.nextSlot = l.slotsPerSector;
+          continue;
+        }
+        if (refreshed !== true) return refreshed;
       }
       // From here on the slot is no longer blank whatever happens, so it is used up.
       this.nextSlot = slot + 1;
