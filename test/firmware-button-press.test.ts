@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { LONG_PRESS_MS } from "../firmware/button";
+import { LONG_PRESS_MS, MAX_LONG_PRESS_MS } from "../firmware/button";
 import { fakeEnv, newFlash, pressButton, rawFlashOver, testBoard } from "./firmware-fakes";
 
 function started() {
@@ -68,8 +68,9 @@ describe("button", () => {
     expect(app.world().activity).toBe(3);
   });
 
-  it("ignores a release it never saw pressed, and a repeated press edge", () => {
+  it("ignores a release it never saw pressed; a repeated press edge starts a new press (the up was lost)", () => {
     const { env, app } = started();
+    app.pet.rename("Keep");
     const w = env.watches[0]!;
     const before = app.pet.status();
     w.fn({ state: true, time: env.getTime() });
@@ -79,8 +80,9 @@ describe("button", () => {
     w.fn({ state: false, time: env.getTime() });
     env.advance(3000);
     w.fn({ state: true, time: env.getTime() });
-    // Six seconds from the first press: a long press.
-    expect(app.pet.status()!.updateCount).toBe("0");
+    // Six seconds from the first edge but three from the second: short.
+    expect(app.pet.status()!.name).toBe("Keep");
+    expect(app.world().activity).toBe(3);
   });
 
   it("supports an active-high button", () => {
@@ -91,6 +93,67 @@ describe("button", () => {
     w.fn({ state: true, time: env.getTime() });
     env.advance(100);
     w.fn({ state: false, time: env.getTime() });
+    expect(app.world().activity).toBe(3);
+  });
+});
+
+describe("button and clock jumps", () => {
+  /** Presses for `ms` of real time, with the clock set by `jumpSec` after `jumpAfterMs` of it. */
+  function pressAcrossJump(env: ReturnType<typeof started>["env"], ms: number, jumpAfterMs: number, jumpSec: number): void {
+    const w = env.watches[0]!;
+    w.fn({ state: false, time: env.getTime() });
+    env.advance(jumpAfterMs);
+    env.setClockBy(jumpSec);
+    env.advance(ms - jumpAfterMs);
+    w.fn({ state: true, time: env.getTime() });
+  }
+
+  it("a short press during which the clock is set forwards is still short", () => {
+    for (const jump of [6, 30, 56 * 365 * 86400]) {
+      const { env, app } = started();
+      app.pet.rename("Keep");
+      env.advance(3000);
+      pressAcrossJump(env, 200, 100, jump);
+      expect(app.pet.status()!.name).toBe("Keep");
+      expect(app.pet.status()!.updateCount).not.toBe("0"); // not a new pet
+    }
+  });
+
+  it("a short press during which the clock is set backwards is still short", () => {
+    const { env, app } = started();
+    app.pet.rename("Keep");
+    pressAcrossJump(env, 200, 100, -3600);
+    expect(app.pet.status()!.name).toBe("Keep");
+    expect(app.world().activity).toBe(3);
+  });
+
+  it("a press whose timer fired early but that measures absurdly long is short (SNTP jump on the ESP32)", () => {
+    const { env, app } = started();
+    app.pet.rename("Keep");
+    pressAcrossJump(env, LONG_PRESS_MS + 500, LONG_PRESS_MS + 100, 3600);
+    expect(app.pet.status()!.name).toBe("Keep");
+  });
+
+  it("a press held past the plausible maximum is short; one just inside it hatches", () => {
+    const a = started();
+    a.app.pet.rename("Keep");
+    pressButton(a.env, MAX_LONG_PRESS_MS + 1000);
+    expect(a.app.pet.status()!.name).toBe("Keep");
+    const b = started();
+    b.app.pet.rename("Keep");
+    pressButton(b.env, MAX_LONG_PRESS_MS - 1000);
+    expect(b.app.pet.status()!.name).toBe("Pip");
+  });
+
+  it("a tap after a lost release is short, however long ago the lost press began", () => {
+    const { env, app } = started();
+    app.pet.rename("Keep");
+    const w = env.watches[0]!;
+    w.fn({ state: false, time: env.getTime() });
+    env.advance(200); // the release edge is lost
+    env.advance(10000);
+    pressButton(env, 200);
+    expect(app.pet.status()!.name).toBe("Keep");
     expect(app.world().activity).toBe(3);
   });
 });
