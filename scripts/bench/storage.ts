@@ -8,6 +8,7 @@ import { NorFlashSim } from "../../src/storage/norFlashSim";
 import { computeLayout } from "../../src/storage/regionLayout";
 import { createSlotLog, SlotLog } from "../../src/storage/slotLog";
 import { ALL_TEARS, emptyReport, forkSweep, replaySweep } from "../../test/storage-cut-sweep";
+import { cutStorm } from "../../test/storage-cut-storm";
 import { makePayload } from "../../test/storage-fixtures";
 
 const REGION = { address: 0x310000, size: 65536, sectorSize: 4096 };
@@ -43,6 +44,11 @@ export async function run(): Promise<Record<string, unknown>> {
   const counts = sim.eraseCounts();
   const erases = counts.reduce((a, b) => a + b, 0);
 
+  // The same run with writes widened to whole words as Espruino's Flash.write does on the device.
+  const padded = new NorFlashSim({ size: REGION.size, sectorSize: REGION.sectorSize, baseAddress: REGION.address, strict: true, wordPadded: true });
+  const paddedLog = newLog(padded);
+  for (let i = 0; i < saves; i++) paddedLog.save(makePayload(i));
+
   const empty = bootFigures(0);
   const half = bootFigures(perRegion / 2);
   const wrapped = bootFigures(9 * perRegion + 17);
@@ -59,6 +65,13 @@ export async function run(): Promise<Record<string, unknown>> {
   for (let i = 0; i < 6; i++) cont.push(makePayload(300000 + i));
   replaySweep({ geometry: SMALL, payloads: small, tears: ALL_TEARS, seeds: [1], nested: true, continuation: cont }, report);
 
+  // Cut storms on the real geometry: twice as many saves in a row as the region has slots, every
+  // one cut (at its payload write; at its open or payload write), each followed by a reboot.
+  const wt = ["none", "all", "prefix", "words", "bits"] as const;
+  const et = ["none", "prefix", "words", "random", "mixed"] as const;
+  const stormPayload = cutStorm({ geometry: REGION, cut: "payload", cleanSaves: 30, stormSaves: 2 * perRegion, writeTears: [...wt], eraseTears: [...et], seed: 5 });
+  const stormOpen = cutStorm({ geometry: REGION, cut: "open", cleanSaves: 30, stormSaves: 2 * perRegion, writeTears: [...wt], eraseTears: [...et], seed: 6 });
+
   return {
     geometry: "16 x 4096 at 0x310000",
     slotsPerSector: layout.slotsPerSector,
@@ -68,6 +81,7 @@ export async function run(): Promise<Record<string, unknown>> {
     eraseCountMin: Math.min(...counts),
     eraseCountMax: Math.max(...counts),
     bytesProgrammedPerSave: Math.round((sim.stats.bytesWritten / saves) * 100) / 100,
+    bytesProgrammedPerSaveWordPadded: Math.round((padded.stats.bytesWritten / saves) * 100) / 100,
     bytesReadPerSave: Math.round((sim.stats.bytesRead / saves) * 100) / 100,
     bootEmptyBytesRead: empty.bytesRead,
     bootEmptyChecks: empty.checks,
@@ -81,5 +95,10 @@ export async function run(): Promise<Record<string, unknown>> {
     powerCutWorstChecks: report.worstChecks,
     powerCutWorstBootBytesRead: report.worstBootBytes,
     powerCutProblems: report.problems.length,
+    stormSaves: stormPayload.reboots + stormOpen.reboots,
+    stormLongestUncommittedRun: Math.max(stormPayload.longestUncommittedRun, stormOpen.longestUncommittedRun),
+    stormWorstChecks: Math.max(stormPayload.worstChecks, stormOpen.worstChecks),
+    stormWorstBootBytesRead: Math.max(stormPayload.worstBootBytes, stormOpen.worstBootBytes),
+    stormProblems: stormPayload.problems.length + stormOpen.problems.length,
   };
 }
