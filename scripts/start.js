@@ -4,9 +4,11 @@
  * ES5 bundle, only the board profile differs) and runs it in the desktop Espruino host
  * (src/host/node/sim/desktop.ts) over a region image file.
  *
- *   npm start -- [--image PATH] [--speed N] [--board FILE] [--bundle FILE] [--blocks] [--lines]
+ *   npm start -- [--image PATH] [--reset] [--speed N] [--board FILE] [--bundle FILE] [--blocks] [--lines]
  *
- * --image PATH   region image (default ./pet-region.bin; created erased when missing)
+ * --image PATH   region image (default ./pet-region.bin; created erased when missing; an existing
+ *                file that is not a pet region, or has the wrong size, is refused with status 1)
+ * --reset        erase the region image first (its pet, or whatever else it held, is lost)
  * --speed N      the world clock runs N times faster than real time (getTime() is scaled; the
  *                firmware adds at most a minute per one-second tick, so N above 60 acts as 60)
  * --board FILE   board profile (default boards/desktop.json)
@@ -20,7 +22,7 @@ import { parseArgs } from "node:util";
 import { register } from "tsx/esm/api";
 import { buildFirmware, loadBoardProfile, ROOT } from "./lib/build.js";
 
-const USAGE = "usage: npm start -- [--image PATH] [--speed N] [--board FILE] [--bundle FILE] [--blocks] [--lines]";
+const USAGE = "usage: npm start -- [--image PATH] [--reset] [--speed N] [--board FILE] [--bundle FILE] [--blocks] [--lines]";
 
 function fail(message, code = 2) {
   process.stderr.write(message + "\n");
@@ -33,6 +35,7 @@ try {
     args: process.argv.slice(2),
     options: {
       image: { type: "string" },
+      reset: { type: "boolean" },
       speed: { type: "string" },
       board: { type: "string" },
       bundle: { type: "string" },
@@ -88,6 +91,7 @@ try {
     input: process.stdin,
     output: process.stdout,
     screen,
+    reset: args.reset === true,
   });
 } catch (e) {
   fail(e instanceof Error ? e.message : String(e), 1);

@@ -15,6 +15,7 @@ import { readCurrentSave, type CurrentSave } from "./currentSave";
 import { openRegionImage, type RegionImage } from "../regionImage";
 import { redrawSequence, screenLines, type PixelStyle, type ScreenInfo } from "./screen";
 import { createKeyHandler, type KeyActions } from "./keys";
+import { guardRegionImage } from "./imageGuard";
 
 export interface DesktopOptions {
   /** The firmware bundle's source and a name for stack traces. */
@@ -28,6 +29,8 @@ export interface DesktopOptions {
   output: NodeJS.WriteStream | NodeJS.WritableStream;
   /** Draw the screen (true on a terminal) or print lines. */
   screen: boolean;
+  /** --reset: start from an erased region whatever the file holds (else a file that is not a pet region is refused). */
+  reset?: boolean;
 }
 
 export interface DesktopRun {
@@ -37,6 +40,12 @@ export interface DesktopRun {
 }
 
 const CONSOLE_LINES_SHOWN = 3;
+const RESET_WORDS: { [verdict: string]: string } = {
+  "pet-region": "the pet it held",
+  foreign: "the foreign data it held",
+  "wrong-size": "the file of the wrong size",
+  absent: "nothing",
+};
 const REDRAW_MS = 100;
 const STATUS_POLL_MS = 250;
 
@@ -57,6 +66,8 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
     } else write(text + "\n");
   }
 
+  // An existing file must be a pet region (or --reset): the firmware would format anything else.
+  const guarded = guardRegionImage(o.imagePath, o.board.petRegion, o.reset === true);
   // The storage layer's region image: every write and erase is in the file before the call returns.
   const opened = openRegionImage({
     path: o.imagePath,
@@ -220,7 +231,7 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
     });
   }
   line(
-    "desktop: region image " + o.imagePath + (opened.status === "created" ? " (new, erased)" : "") + ", " + o.board.petRegion.size +
+    "desktop: region image " + o.imagePath + (opened.status === "created" ? " (new, erased)" : o.reset === true ? " (reset: erased, " + RESET_WORDS[guarded] + " discarded)" : "") + ", " + o.board.petRegion.size +
       " bytes; speed x" + o.speed,
   );
   try {
