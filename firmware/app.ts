@@ -11,7 +11,7 @@
  */
 import { createWorld } from "../src/core/world";
 import { updateWorld } from "../src/core/rules";
-import { nameForDisplay, nameFromString } from "../src/core/name";
+import { nameForDisplay, nameFromString, utf8Decode } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import { u64Add, u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, type U64 } from "../src/core/u64";
@@ -70,6 +70,27 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     }
   }
 
+  /**
+   * A name the owner typed, as bytes: through E.toUint8Array where the interpreter has it (see
+   * env.ts; on the ESP32 a typed string is already UTF-8 bytes), else the Core's encoder.
+   */
+  function typedName(name: unknown): Uint8Array | null {
+    if (typeof name !== "string") return null;
+    return env.utf8Bytes !== undefined ? nameFromString(name, env.utf8Bytes) : nameFromString(name);
+  }
+
+  /** The name as console text, the way typedName reads it in (pet.status().name). */
+  function nameText(bytes: Uint8Array): string {
+    if (env.utf8Text !== undefined) {
+      const text = env.utf8Text(bytes);
+      if (typeof text === "string") return text;
+    }
+    return utf8Decode(bytes);
+  }
+
+  // The profile's name is a string literal in the bundle (ASCII, with \u escapes): its characters
+  // are code points, not UTF-8 bytes, so the Core's encoder is the right one for it; on the ESP32
+  // E.toUint8Array would store "\u00e9" as the single byte E9.
   let defaultName = nameFromString(typeof board.defaultPetName === "string" ? board.defaultPetName : "");
   if (defaultName === null) defaultName = nameFromString(FALLBACK_PET_NAME) as Uint8Array;
   const defaultNameBytes: Uint8Array = defaultName;
@@ -281,7 +302,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
 
   /** Replaces the world with a new pet and writes it at once. */
   function hatch(name?: string): string {
-    const bytes = name === undefined ? defaultNameBytes : nameFromString(name);
+    const bytes = name === undefined ? defaultNameBytes : typedName(name);
     if (bytes === null) return "bad-name";
     resumeSaving(); // the owner chose to start over: the unreadable save may be replaced
     world = createWorld(bytes) as World;
@@ -292,7 +313,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   }
 
   function rename(name: string): string {
-    const bytes = nameFromString(name);
+    const bytes = typedName(name);
     if (bytes === null) return "bad-name";
     if (pausedReason !== "") {
       // The running pet is a stand-in; naming it would suggest it is kept. Hatch it with a name instead.
@@ -346,7 +367,9 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   const pet: PetConsole = {
     status: function () {
       try {
-        return payloadJson(world, savedAt);
+        const json = payloadJson(world, savedAt);
+        json.name = nameText(world.name);
+        return json;
       } catch (e) {
         print("pet.status failed: " + errorText(e));
         return null;

@@ -86,4 +86,16 @@ export interface PetEnv {
   createGraphics?: (width: number, height: number) => GraphicsLike;
   /** Makes `value` a console global named `name` (the `pet` object). */
   publish(name: string, value: unknown): void;
+  /**
+   * E.toUint8Array(s): the UTF-8 bytes of a string typed at the console. Needed because the ESP32
+   * build has no Unicode strings: there "é" arrives as the two characters of its UTF-8 bytes, which
+   * a JavaScript UTF-8 encoder would encode again; E.toUint8Array gives the right bytes on builds
+   * with and without Unicode. Absent (Node, the desktop host): the firmware uses utf8Encode.
+   */
+  utf8Bytes?: (s: string) => Uint8Array;
+  /**
+   * E.asUTF8(E.toString(bytes)), or E.toString(bytes) where E.asUTF8 does not exist (no Unicode):
+   * a string the console prints as the name's characters. Absent: the firmware uses utf8Decode.
+   */
+  utf8Text?: (bytes: Uint8Array) => string;
 }

@@ -73,4 +73,45 @@ describe("espruinoEnv", () => {
     expect(env.digitalWrite).toBe(dw);
     expect(env.pinMode).toBe(pm);
   });
+
+  it("takes name bytes from E.toUint8Array and text from E.asUTF8(E.toString(bytes))", () => {
+    installBasics();
+    const calls: string[] = [];
+    install("E", {
+      toUint8Array: (s: string) => {
+        calls.push("toUint8Array");
+        return new Uint8Array(Buffer.from(s, "utf8"));
+      },
+      toString: (b: Uint8Array) => {
+        calls.push("toString");
+        return String.fromCharCode(...b);
+      },
+      asUTF8: (s: string) => {
+        calls.push("asUTF8");
+        return Buffer.from(s, "latin1").toString("utf8");
+      },
+    });
+    const env = envFromGlobals(flash);
+    expect(Array.from(env.utf8Bytes!("é☺"))).toEqual([195, 169, 226, 152, 186]);
+    expect(env.utf8Text!(new Uint8Array([0x5a, 0x6f, 0xc3, 0xab]))).toBe("Zoë");
+    expect(calls).toEqual(["toUint8Array", "toString", "asUTF8"]);
+  });
+
+  it("without E.asUTF8 (no Unicode strings) the text is E.toString's byte string", () => {
+    installBasics();
+    install("E", {
+      toUint8Array: (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff),
+      toString: (b: Uint8Array) => String.fromCharCode(...b),
+    });
+    const env = envFromGlobals(flash);
+    expect(env.utf8Text!(new Uint8Array([0x5a, 0x6f, 0xc3, 0xab]))).toBe("Zo\u00c3\u00ab");
+  });
+
+  it("leaves both out when E lacks toUint8Array (the desktop host's E has only CRC32)", () => {
+    installBasics();
+    install("E", { CRC32: () => 0 });
+    const env = envFromGlobals(flash);
+    expect(env.utf8Bytes).toBeUndefined();
+    expect(env.utf8Text).toBeUndefined();
+  });
 });

@@ -100,10 +100,14 @@ export function utf8Decode(bytes: Uint8Array): string {
   return s;
 }
 
-/** The name's bytes for a string, or null when the string does not make a valid name. */
-export function nameFromString(s: string): Uint8Array | null {
+/**
+ * The name's bytes for a string, or null when the string does not make a valid name. `encode` turns
+ * the string into UTF-8 (default utf8Encode); the firmware passes Espruino's E.toUint8Array, because
+ * on a build without Unicode strings a typed string already holds UTF-8 bytes (see firmware/env.ts).
+ */
+export function nameFromString(s: string, encode?: (s: string) => Uint8Array): Uint8Array | null {
   if (typeof s !== "string") return null;
-  const bytes = utf8Encode(s);
+  const bytes = encode === undefined ? utf8Encode(s) : new Uint8Array(encode(s));
   return isValidName(bytes) ? bytes : null;
 }
 

@@ -18,6 +18,9 @@
  *                               SSD1306 wants it in bit 0 (measured on 2v29; older versions ignore it)
  *   console.log                 console lines
  *   global                      publishing `pet`
+ *   E.toUint8Array(s)           a console string's UTF-8 bytes (pet.rename, pet.hatch)
+ *   E.asUTF8(E.toString(bytes)) the name as console text (pet.status().name); E.toString alone
+ *                               where E.asUTF8 is missing (builds without Unicode, like the ESP32's)
  *   E.CRC32                     read by src/save/crc32.ts, not here: the codec uses it when present
  *
  * Functions that the board has no hardware for (no I2C1 on the Linux build, say) are left out of the
@@ -36,6 +39,14 @@ declare const Graphics: {
   createArrayBuffer(width: number, height: number, bpp: number, options: { vertical_byte: boolean; msb: boolean }): GraphicsLike;
 };
 declare const global: { [name: string]: unknown };
+/** The part of `E` read here; every member may be missing on an emulator. */
+declare const E:
+  | {
+      toUint8Array?: (s: string) => Uint8Array;
+      toString?: (data: Uint8Array) => string;
+      asUTF8?: (s: string) => string;
+    }
+  | undefined;
 // Declared here too because the firmware is type-checked against lib ES5 with no host typings.
 declare const console: { log(line: string): void };
 declare function setInterval(fn: () => void, ms: number): unknown;
@@ -46,6 +57,29 @@ declare function clearTimeout(id: unknown): void;
 /** The PetEnv for the interpreter this code runs on. */
 export function espruinoEnv(): PetEnv {
   return envFromGlobals(require("Flash") as RawFlash);
+}
+
+/**
+ * utf8Bytes and utf8Text from Espruino's E, when it has E.toUint8Array. E.toString is only trusted
+ * beside it: every object inherits a toString, so on an emulated E without these functions
+ * (the desktop host's) it would turn bytes into "[object Object]". Without them the firmware falls
+ * back to its own UTF-8 coder, which is right wherever strings are Unicode.
+ */
+function addTextCoding(env: PetEnv): void {
+  if (typeof E === "undefined" || !E || typeof E.toUint8Array !== "function") return;
+  const e = E as {
+    toUint8Array: (s: string) => Uint8Array;
+    toString: (data: Uint8Array) => string;
+    asUTF8?: (s: string) => string;
+  };
+  env.utf8Bytes = function (s: string): Uint8Array {
+    return e.toUint8Array(s);
+  };
+  env.utf8Text = function (bytes: Uint8Array): string {
+    const raw = e.toString(bytes);
+    // asUTF8 exists only on builds with Unicode strings; it reads the raw bytes as UTF-8.
+    return typeof e.asUTF8 === "function" ? e.asUTF8(raw) : raw;
+  };
 }
 
 /** The PetEnv over the interpreter's globals with `flash` as require("Flash") (tests pass a fake). */
@@ -80,6 +114,7 @@ export function envFromGlobals(flash: RawFlash): PetEnv {
   if (typeof setWatch === "function") env.setWatch = setWatch;
   if (typeof digitalWrite === "function") env.digitalWrite = digitalWrite;
   if (typeof pinMode === "function") env.pinMode = pinMode;
+  addTextCoding(env);
   if (typeof I2C1 !== "undefined" && typeof Graphics !== "undefined") {
     env.setupI2C = function (scl: PinId, sda: PinId, bitrate: number): I2CBus {
       I2C1.setup({ scl: scl, sda: sda, bitrate: bitrate });
