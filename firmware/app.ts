@@ -14,7 +14,7 @@ import { updateWorld } from "../src/core/rules";
 import { nameForDisplay, nameFromString, utf8Decode } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
-import { u64Add, u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, type U64 } from "../src/core/u64";
+import { u64Add, u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { describeStatus } from "../src/save/status";
@@ -115,6 +115,14 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
    */
   let owedAbsenceSince = 0;
   /**
+   * The restored save's stamp (ms; 0 when it had none), the base of the stamps written while the
+   * wall clock is unknown: restored stamp + uptime since boot. The pet lived that uptime after the
+   * restored save, so the real time of such a save is at least that; a later boot with a clock then
+   * adds the absence owed since the restored save (not yet paid) as well as the one after the cut.
+   * Writing 0 instead would forget both. Cleared when the pet is replaced (hatch, import).
+   */
+  let stampBase = 0;
+  /**
    * Why saving is paused, or "" when it is not. A boot that found a log of ours but could not use its
    * save (a read failed, every committed slot failed the check, or the save is one this firmware
    * refuses) runs the default pet WITHOUT writing it: the save may be fine on the next read, or
@@ -130,10 +138,18 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     return wallClockMs(env.dateNow());
   }
 
+  /** The stamp for a save written now: the wall clock, else the estimate from stampBase, else 0. */
+  function saveStamp(): number {
+    const wall = wallNow();
+    if (wall !== 0 || stampBase === 0) return wall;
+    const estimate = stampBase + uptime;
+    return estimate <= MAX_SAFE ? estimate : stampBase; // saveWorld takes numbers up to 2^53 - 1
+  }
+
   /** Encodes and writes the world now. Returns "ok" or why not; never prints. */
   function writeSave(): string {
     if (pausedReason !== "") return SAVING_PAUSED;
-    const stamp = wallNow();
+    const stamp = saveStamp();
     const encoded = saveWorld(world, stamp);
     let status: string = encoded.status;
     if (encoded.status === "ok" && encoded.bytes !== null) {
@@ -242,7 +258,8 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     world = loaded.world;
     savedAt = loaded.savedAt;
     lastRefusal = "";
-    if (wallNow() === 0 && !u64IsZero(savedAt) && u64IsSafe(savedAt)) owedAbsenceSince = u64ToNumber(savedAt);
+    stampBase = !u64IsZero(savedAt) && u64IsSafe(savedAt) ? u64ToNumber(savedAt) : 0;
+    if (wallNow() === 0) owedAbsenceSince = stampBase;
     const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
     const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
     return { status: "ok", line: "restored " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped };
@@ -308,6 +325,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     world = createWorld(bytes) as World;
     lastRefusal = "";
     owedAbsenceSince = 0;
+    stampBase = 0;
     saves.dirty = true;
     return saveAndReport();
   }
@@ -331,7 +349,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   }
 
   function exportHex(): string {
-    const encoded = saveWorld(world, wallNow());
+    const encoded = saveWorld(world, saveStamp());
     return encoded.bytes !== null ? bytesToHex(encoded.bytes) : encoded.status;
   }
 
@@ -348,6 +366,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     }
     world = loaded.world;
     owedAbsenceSince = 0;
+    stampBase = 0;
     saves.dirty = true;
     resumeSaving();
     print("imported " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount));

@@ -88,9 +88,10 @@ describe("boot with saves present", () => {
     const app2 = startPet(testBoard(), env2);
     expect(env2.lines).toEqual(["restored Pip, updates " + saved?.updateCount]);
     expect(app2.pet.status()?.elapsedMs).toBe(saved?.elapsedMs);
-    // And saves made without a wall clock carry 0.
+    // Saves made without a wall clock carry the restored stamp plus the time lived since boot.
+    env2.advance(4000);
     expect(app2.pet.save()).toBe("ok");
-    expect(app2.pet.status()?.savedAtMs).toBe("0");
+    expect(app2.pet.status()?.savedAtMs).toBe(String(JUNE_2026 + 4000));
   });
 
   it("says why when the region holds foreign data, hatches and saves (nothing of ours to lose)", () => {

@@ -7,6 +7,7 @@ import { startPet } from "../firmware/app";
 import { lateAbsenceMs, MAX_TICK_DELTA_MS } from "../firmware/clock";
 import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
 import type { NorFlashSim } from "../src/storage/norFlashSim";
+import { loadWorld } from "../src/save/codec";
 
 const SAVED_AT = Date.UTC(2026, 8, 1, 12, 0, 0);
 const HOUR = 3600000;
@@ -96,5 +97,37 @@ describe("the running pet", () => {
     env.setWallClock(SAVED_AT + HOUR);
     env.advance(1000);
     expect(app.pet.status()!.elapsedMs).toBe("1000");
+  });
+
+  it("saves written before the clock is known carry the restored stamp plus the uptime", () => {
+    const { sim } = savedWithClock(2000);
+    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
+    const app = startPet(testBoard(), env);
+    env.advance(10000);
+    expect(app.pet.save()).toBe("ok");
+    expect(app.pet.status()!.savedAtMs).toBe(String(SAVED_AT + 10000));
+    // The export carries the same estimate, so a pet moved before the clock is known keeps its absence.
+    const exported = loadWorld(new Uint8Array(Buffer.from(app.pet.exportHex(), "hex")), 0);
+    expect(exported.savedAt).toEqual({ hi: Math.floor((SAVED_AT + 10000) / 2 ** 32), lo: (SAVED_AT + 10000) % 2 ** 32 });
+  });
+
+  it("the time away survives power cuts before the clock is known", () => {
+    const { sim, elapsed } = savedWithClock(2000);
+    // Off for an hour; two short clockless boots, each cut before SNTP answered.
+    const env1 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
+    const app1 = startPet(testBoard(), env1);
+    env1.advance(10000);
+    expect(app1.pet.save()).toBe("ok");
+    app1.stop();
+    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
+    const app2 = startPet(testBoard(), env2);
+    env2.advance(20000);
+    expect(app2.pet.save()).toBe("ok");
+    app2.stop();
+    // The third boot knows the time: one hour after the first save, plus the 30 s of clockless uptime.
+    const env3 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: SAVED_AT + HOUR + 30000 });
+    const app3 = startPet(testBoard(), env3);
+    expect(env3.lines[0]).toMatch(/, away 3600 s$/);
+    expect(Number(app3.pet.status()!.elapsedMs)).toBe(elapsed + 30000 + HOUR);
   });
 });
