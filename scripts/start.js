@@ -9,8 +9,9 @@
  * --image PATH   region image (default ./pet-region.bin; created erased when missing; an existing
  *                file that is not a pet region, or has the wrong size, is refused with status 1)
  * --reset        erase the region image first (its pet, or whatever else it held, is lost)
- * --speed N      the world clock runs N times faster than real time (getTime() is scaled; the
- *                firmware adds at most a minute per one-second tick, so N above 60 acts as 60)
+ * --speed N      the world clock runs N times faster than real time, 0 < N <= 3600 (getTime() is
+ *                scaled; above 45 the firmware's 1 s tick also runs more often, since one tick may
+ *                add at most a minute)
  * --board FILE   board profile (default boards/desktop.json)
  * --bundle FILE  run an already built bundle instead of building (tests use this to build once)
  * --blocks       draw the OLED with half blocks instead of braille (needs a 130-column terminal)
@@ -53,8 +54,11 @@ if (args.help) {
   process.exit(0);
 }
 
+const MAX_SPEED = 3600; // src/host/node/sim/clock.ts MAX_SPEED
 const speed = args.speed === undefined ? 1 : Number(args.speed);
-if (!(speed > 0) || !Number.isFinite(speed)) fail("--speed takes a positive number, got " + args.speed + "\n" + USAGE);
+if (!(speed > 0) || !(speed <= MAX_SPEED)) {
+  fail("--speed takes a number above 0 and at most " + MAX_SPEED + " (times real time), got " + args.speed + "\n" + USAGE);
+}
 const boardFile = resolve(args.board || join(ROOT, "boards", "desktop.json"));
 const imagePath = args.image || "pet-region.bin";
 

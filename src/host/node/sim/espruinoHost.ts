@@ -5,7 +5,7 @@
  *
  *   require("Flash")             flashModule.ts, over the region image (NOR semantics)
  *   getTime()                    clock.ts (scaled by --speed), Date.now() is the context's own (real)
- *   setTimeout/setInterval/...   timers.ts
+ *   setTimeout/setInterval/...   timers.ts (setInterval sped up for a --speed above 45, see clock.ts)
  *   setWatch/clearWatch          pins.ts, the button pin driven by the keyboard
  *   pinMode                      pins.ts (pull resistors decide where an input rests)
  *   digitalWrite                 pins.ts, the LED shown on screen
@@ -19,7 +19,7 @@
 import vm from "node:vm";
 import type { Flash } from "../../../storage/flash";
 import type { PetConsole } from "../../../../firmware/app";
-import { createSimClock, type SimClock } from "./clock";
+import { createSimClock, intervalSpeedup, type SimClock } from "./clock";
 import { createEspruinoE } from "./espruinoE";
 import { createFlashModule } from "./flashModule";
 import { createGraphicsNamespace, type Realm } from "./graphics";
@@ -41,8 +41,10 @@ export interface HostOptions {
   /** NOR flash holding the region; `flashAddress` is where the region starts in it (default 0). */
   flash: Flash;
   flashAddress?: number;
-  /** getTime() speed factor (--speed). */
+  /** getTime() speed factor (--speed); above 45 setInterval runs faster too (clock.ts). */
   speed?: number;
+  /** Real monotonic milliseconds (default performance.now); tests drive it with fake timers. */
+  monotonicMs?: () => number;
   /** One console line from the firmware (console.log / print / an uncaught error). */
   output: (line: string) => void;
   /** Called after every Flash.write / erasePage (the host checks for a new save). */
@@ -93,9 +95,10 @@ const PIN_COUNT = 40;
 export function createEspruinoHost(o: HostOptions): EspruinoHost {
   const context = vm.createContext({});
   const realm = vm.runInContext("({ Uint8Array: Uint8Array, ArrayBuffer: ArrayBuffer })", context) as Realm;
-  const clock = createSimClock(o.speed === undefined ? 1 : o.speed);
+  const speed = o.speed === undefined ? 1 : o.speed;
+  const clock = createSimClock(speed, Date.now, o.monotonicMs);
   const report = (line: string): void => o.output(line);
-  const timers = createSimTimers(report);
+  const timers = createSimTimers(report, intervalSpeedup(speed));
 
   const buttonPin = o.board.button ? pinName(o.board.button.pin) : null;
   const activeLow = !o.board.button || o.board.button.activeLow !== false;

@@ -3,6 +3,9 @@
  * clearTimeout / clearInterval accept each other's ids, as on the interpreter. A callback that throws
  * is reported as "Uncaught ..." and the loop carries on, the way Espruino keeps running after an
  * uncaught error in a timer.
+ *
+ * `intervalSpeedup` k runs every setInterval k times as often in real time (period / k), which
+ * `--speed` above the firmware's per-tick budget needs (see clock.ts); setTimeout keeps real time.
  */
 
 export interface SimTimers {
@@ -16,7 +19,8 @@ export interface SimTimers {
   count(): number;
 }
 
-export function createSimTimers(report: (line: string) => void): SimTimers {
+export function createSimTimers(report: (line: string) => void, intervalSpeedup = 1): SimTimers {
+  if (!(intervalSpeedup >= 1)) throw new Error("intervalSpeedup must be at least 1, got " + String(intervalSpeedup));
   const live = new Map<number, NodeJS.Timeout>();
   let nextId = 1;
 
@@ -55,7 +59,7 @@ export function createSimTimers(report: (line: string) => void): SimTimers {
     },
     setInterval(fn: unknown, ms?: number, ...args: unknown[]): number {
       const id = nextId++;
-      live.set(id, setInterval(wrap(fn, args, id, false), Math.max(1, Number(ms) || 0)));
+      live.set(id, setInterval(wrap(fn, args, id, false), Math.max(1, Math.round((Number(ms) || 0) / intervalSpeedup))));
       return id;
     },
     clearTimeout: clear,
