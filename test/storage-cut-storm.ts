@@ -59,7 +59,7 @@ function isMutation(t: TraceEntry): boolean {
 }
 
 /** Index among the save's mutations to cut at, or -1 when the save has no such step. */
-function chooseCut(cut: StormCut, muts: TraceEntry[], payloadLength: number, i: number, afterErase: boolean): number {
+function chooseCut(cut: StormCut, muts: TraceEntry[], g: Geometry, payloadLength: number, i: number, afterErase: boolean): number {
   let payloadAt = -1;
   for (let k = 0; k < muts.length; k++) if (muts[k]!.op === "write" && muts[k]!.length === payloadLength) payloadAt = k;
   if (cut === "payload") return payloadAt;
@@ -71,7 +71,8 @@ function chooseCut(cut: StormCut, muts: TraceEntry[], payloadLength: number, i: 
   if (firstErase < 0 || (cut === "erase" && afterErase)) return payloadAt;
   if (cut === "erase") return firstErase;
   const steps: number[] = [];
-  if (firstErase > 0 && muts[firstErase - 1]!.op === "write" && muts[firstErase - 1]!.length === 12) steps.push(firstErase - 1); // header cleared
+  const before = firstErase > 0 ? muts[firstErase - 1]! : null;
+  if (before !== null && before.op === "write" && (before.address - g.address) % g.sectorSize === 0) steps.push(firstErase - 1); // magic cleared
   steps.push(firstErase);
   for (let k = firstErase + 1; k < muts.length; k++) if (muts[k]!.op === "write") { steps.push(k); break; } // new header
   return steps[i % steps.length]!;
@@ -104,7 +105,7 @@ export function cutStorm(o: StormOptions): StormReport {
     probe.resetStats();
     pl.save(next);
     const muts = probe.trace.filter(isMutation);
-    const at = chooseCut(o.cut, muts, l.payloadLength, i, afterErase);
+    const at = chooseCut(o.cut, muts, g, l.payloadLength, i, afterErase);
     if (at < 0) {
       report.problems.push("storm save " + i + ": no step to cut for '" + o.cut + "'");
       return report;

@@ -11,7 +11,8 @@
  *
  * Sector states: "log" (a valid header; its slots are listed), "erased" (header and everything else
  * 0xFF), "dirty" (erased header over programmed bytes: an erase or a header write cut off), "foreign"
- * (a header that is not ours, or a torn one).
+ * (a header that is not ours, a torn one, or one whose magic SlotLog cleared before an erase that
+ * was then cut off).
  *
  * Runs on Espruino as well (no Map/Set, no classes), though only the desktop tools use it.
  */

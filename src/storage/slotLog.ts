@@ -101,6 +101,8 @@ export interface CreateResult {
 }
 
 const DEFAULT_MAX_BOOT_CHECKS = 4;
+/** Bytes of the header's magic word ("PL", layout version, payload length). */
+const MAGIC_SIZE = 4;
 /** Payload read-back mismatches tolerated in one save before giving up. */
 const MAX_VERIFY_FAILURES = 2;
 
@@ -301,9 +303,12 @@ export class SlotLog {
 
   /**
    * Before erasing a sector that the boot would walk before the newest committed save (a valid
-   * header no older than it, or a header that is neither valid nor erased), programs its header to
-   * 0x00 so that no torn erase can leave it looking like a log sector with random commit marks in
-   * front of that save. Returns null when done or not needed.
+   * header no older than it) or whose header is damaged, programs the header's magic word to 0x00,
+   * so that no torn erase can leave a valid-looking header there over random commit marks in front
+   * of that save: once any bit of the magic is cleared, only random bits that form the exact magic
+   * again could make the header valid. (The magic alone, not all 12 bytes: a cut while clearing the
+   * sequence words too could leave s = 0 next to an intact magic, and an erased ~s completes that.)
+   * Returns null when done or not needed.
    */
   private invalidateHeader(target: number): SaveResult | null {
     const l = this.layout;
@@ -313,7 +318,7 @@ export class SlotLog {
     if (r.status !== "ok" || r.bytes === null) return failSave("read-failed", "reading the header of sector " + target + " failed", r.status);
     const h = decodeHeader(l, r.bytes);
     if (h.kind === "erased" || (h.kind === "valid" && seqNewer(this.keepSeq, h.seq))) return null;
-    const w = safeWrite(this.flash, new Uint8Array(HEADER_SIZE), base);
+    const w = safeWrite(this.flash, new Uint8Array(MAGIC_SIZE), base);
     if (w !== "ok") return failSave("write-failed", "clearing the header of sector " + target + " failed (" + w + ")", w);
     const back = safeRead(this.flash, HEADER_SIZE, base);
     if (back.status !== "ok" || back.bytes === null) {
