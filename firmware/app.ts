@@ -105,7 +105,10 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   let uptime = 0;
   const saves = createSaveState();
   /** What the screen or the last status line shows, to print or redraw only on change. */
-  let shownKey = "";
+  let shownActivity = -1;
+  let shownExpression = -1;
+  /** The name bytes last shown, by identity: a rename or a new world brings a new array. */
+  let shownName: Uint8Array | null = null;
   /** The last refused update's status, so a stuck world prints once rather than every second. */
   let lastRefusal = "";
   let interval: unknown = null;
@@ -167,8 +170,13 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     return status;
   }
 
-  function shownKeyOf(w: World): string {
-    return w.activity + "/" + w.expression + "/" + bytesToHex(w.name);
+  /** Notes what is on show now; true when it differs from what was shown (no strings built per tick). */
+  function noteShown(w: World): boolean {
+    const changed = w.activity !== shownActivity || w.expression !== shownExpression || w.name !== shownName;
+    shownActivity = w.activity;
+    shownExpression = w.expression;
+    shownName = w.name;
+    return changed;
   }
 
   /**
@@ -177,9 +185,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
    * status line is printed on every change and every save.
    */
   function refresh(note: string): void {
-    const key = shownKeyOf(world);
-    const changed = key !== shownKey;
-    shownKey = key;
+    const changed = noteShown(world);
     if (display !== null) {
       if (changed && !display.show(world)) display = null; // it printed why; lines from now on
       if (note !== "" && note !== "saved") print(statusLine(world, note));
@@ -247,22 +253,25 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
    * ("restored ...") and the status: "ok", the slot log's status when there was no payload, or the
    * codec's rejection of the payload.
    */
-  function restoreNewest(): { status: string; line: string } {
-    const found = (store as PetStore).restore();
+  function restoreNewest(): { status: string; line: string; wall: number } {
+    const wall = wallNow(); // read once: the check, the load and the owed absence agree on it
+    const found = (store as PetStore).restore(wall);
     if (found.payload === null) {
       const nothingOfOurs = found.status === "empty" || found.status === "no-log";
-      return { status: found.status, line: (nothingOfOurs ? "no save found: " : "save unreadable: ") + found.reason };
+      return { status: found.status, line: (nothingOfOurs ? "no save found: " : "save unreadable: ") + found.reason, wall: wall };
     }
-    const loaded = loadWorld(found.payload, wallNow());
-    if (loaded.status !== "ok" || loaded.world === null) return { status: loaded.status, line: "save rejected: " + loaded.status };
+    // The store's check already loaded it at `wall`; decode here only if a storage layer skipped it.
+    const loaded = found.loaded !== null ? found.loaded : loadWorld(found.payload, wall);
+    if (loaded.status !== "ok" || loaded.world === null) return { status: loaded.status, line: "save rejected: " + loaded.status, wall: wall };
     world = loaded.world;
     savedAt = loaded.savedAt;
     lastRefusal = "";
     stampBase = !u64IsZero(savedAt) && u64IsSafe(savedAt) ? u64ToNumber(savedAt) : 0;
-    if (wallNow() === 0) owedAbsenceSince = stampBase;
+    if (wall === 0) owedAbsenceSince = stampBase;
     const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
     const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
-    return { status: "ok", line: "restored " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped };
+    const line = "restored " + nameForDisplay(world.name) + ", updates " + u64ToDecimal(world.updateCount) + away + skipped;
+    return { status: "ok", line: line, wall: wall };
   }
 
   /** Stops saving (see pausedReason) and returns the boot line that says so. */
@@ -289,7 +298,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     const ranFor = uptime;
     const r = restoreNewest();
     if (r.status !== "ok") return; // still unreadable: the boot line said so, stay quiet
-    if (wallNow() === 0) {
+    if (r.wall === 0) {
       const later = u64Add(world.elapsed, u64FromNumber(ranFor > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : ranFor) as U64);
       if (later !== null) world.elapsed = later;
     }
@@ -492,7 +501,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   display = createDisplay(board, env, print);
   const bootLine = boot();
   print(bootLine);
-  shownKey = shownKeyOf(world); // the boot line said it all; no status line until something changes
+  noteShown(world); // the boot line said it all; no status line until something changes
   if (display !== null && !display.show(world)) display = null;
   try {
     setLed(false);

@@ -4,7 +4,8 @@
  * region (docs/storage.md), on the device's flash via the Espruino adapter.
  */
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
-import { loadWorld } from "../src/save/codec";
+import { loadWorld, type LoadResult } from "../src/save/codec";
+import { u64Compare, u64FromNumber, u64Sub, type U64 } from "../src/core/u64";
 import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
 import type { Flash } from "../src/storage/flash";
 import type { RawFlash } from "./env";
@@ -12,6 +13,12 @@ import type { RawFlash } from "./env";
 export interface Restored {
   /** The newest payload that decodes, or null. */
   payload: Uint8Array | null;
+  /**
+   * That payload loaded with the wall clock given to restore(): status "ok" with the world (absence
+   * added), or the codec's refusal of a save that is readable but cannot be used now (clock-overflow).
+   * Null when there is no payload. The check that picked the payload made it, so nothing is decoded twice.
+   */
+  loaded: LoadResult | null;
   /**
    * The slot log's status: "ok", or why there is no payload. "empty" (erased) and "no-log" (foreign
    * data) mean the region holds nothing of ours; the others ("no-valid-save", "read-failed") mean a
@@ -25,7 +32,8 @@ export interface Restored {
 }
 
 export interface PetStore {
-  restore(): Restored;
+  /** The newest usable save, loaded at wall clock `wallNowMs` (0 or absent: unknown, no absence added). */
+  restore(wallNowMs?: number): Restored;
   /** Writes the payload as the newest save: "ok" or a storage status (plus its explanation). */
   save(payload: Uint8Array): string;
 }
@@ -37,12 +45,16 @@ export interface OpenedStore {
 }
 
 /**
- * A payload the slot log may hand back: one the codec accepts, judged without a wall clock so that
- * the judgement does not depend on when the device boots. A save that passes the CRC but that this
- * firmware cannot read (an unknown activity, say) is skipped in favour of the one before it.
+ * The since stamps are within the STORED world clock: what loadWorld(payload, 0) would also require.
+ * `loaded` is a successful load; its clock is the stored one plus absenceMs (at most seven days, so
+ * the subtraction is exact and cannot underflow).
  */
-function isLoadablePayload(payload: Uint8Array): boolean {
-  return loadWorld(payload, 0).status === "ok";
+function validWithoutClock(loaded: LoadResult): boolean {
+  const w = loaded.world;
+  if (w === null) return false;
+  const stored = u64Sub(w.elapsed, u64FromNumber(loaded.absenceMs) as U64);
+  if (stored === null) return false;
+  return u64Compare(w.activitySince, stored) <= 0 && u64Compare(w.expressionSince, stored) <= 0;
 }
 
 /** Short words for the slot log's "no payload" statuses; the log's message follows in brackets. */
@@ -86,6 +98,32 @@ function regionOnly(flash: Flash, region: { address: number; size: number }): Fl
  */
 export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }): OpenedStore {
   const flash = regionOnly(flashFromEspruino(raw, region.pageSize), region);
+  /** The wall clock of the restore in progress, and the load of the payload the check accepted last. */
+  let checkWall = 0;
+  let accepted: LoadResult | null = null;
+
+  /**
+   * The slot log's validity check, which also does the boot's one decode. A payload may be handed
+   * back when the codec accepts it judged WITHOUT a wall clock, so that which save is picked does
+   * not depend on when the device boots; a save that passes the CRC but that this firmware cannot
+   * read (an unknown activity, say) is skipped in favour of the one before it. The decode is done
+   * with the boot's clock, though, and kept: in the usual case (accepted with the clock) the stored
+   * since stamps are checked against the stored clock instead of decoding again; only a payload the
+   * clock makes unusable (clock-overflow) is decoded a second time, without it, to tell a readable
+   * save that is refused now from a bad one.
+   */
+  function isLoadablePayload(payload: Uint8Array): boolean {
+    const r = loadWorld(payload, checkWall);
+    if (r.status === "ok") {
+      if (checkWall !== 0 && !validWithoutClock(r)) return false;
+      accepted = r;
+      return true;
+    }
+    if (checkWall === 0 || loadWorld(payload, 0).status !== "ok") return false;
+    accepted = r; // readable, but refused at this clock: the boot reports it rather than going back
+    return true;
+  }
+
   const created = createSlotLog({
     flash: flash,
     address: region.address,
@@ -100,13 +138,17 @@ export function openPetStore(raw: RawFlash, region: { address: number; size: num
   return {
     status: "ok",
     store: {
-      restore: function (): Restored {
+      restore: function (wallNowMs?: number): Restored {
+        checkWall = typeof wallNowMs === "number" && wallNowMs > 0 ? wallNowMs : 0;
+        accepted = null;
         const r = log.load();
-        if (r.status === "ok" && r.payload !== null) return { payload: r.payload, status: "ok", reason: "ok", skipped: r.checks - 1 };
+        if (r.status === "ok" && r.payload !== null) {
+          return { payload: r.payload, loaded: accepted, status: "ok", reason: "ok", skipped: r.checks - 1 };
+        }
         const words = NO_SAVE_WORDS[r.status];
-        if (r.status === "empty") return { payload: null, status: r.status, reason: words as string, skipped: 0 };
+        if (r.status === "empty") return { payload: null, loaded: null, status: r.status, reason: words as string, skipped: 0 };
         const reason = (typeof words === "string" ? words : r.status) + " (" + r.message + ")";
-        return { payload: null, status: r.status, reason: reason, skipped: 0 };
+        return { payload: null, loaded: null, status: r.status, reason: reason, skipped: 0 };
       },
       save: function (payload: Uint8Array): string {
         const r = log.save(payload);
