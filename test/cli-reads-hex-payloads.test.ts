@@ -52,7 +52,11 @@ describe("pet-save decode/verify on test/golden/*.hex directly", () => {
           if (command === "verify") expect(io.out).toBe("ok\n");
         } else {
           expect(code).toBe(1);
-          expect(io.err).toBe("rejected: " + status + "\n" + describeStatus(status as never) + "\n");
+          // A bad magic in hex text is judged as binary (bad-magic all the same) and gets the hex hint.
+          const hint = status === "bad-magic" ? /hint: the file looks like hex text.*\n/ : /^$/;
+          const head = "rejected: " + status + "\n" + describeStatus(status as never) + "\n";
+          expect(io.err.slice(0, head.length)).toBe(head);
+          expect(io.err.slice(head.length)).toMatch(hint);
         }
       }
     });
@@ -117,7 +121,16 @@ describe("hex text forms", () => {
     writeFileSync(path, "0x" + hex + "\n");
     const io = memoryIo();
     expect(await main(["verify", path], io)).toBe(1);
-    expect(io.err).toMatch(/^rejected: bad-magic\n.*\nhint: the file looks like hex text; pet-save decodes hex only when/);
+    expect(io.err).toMatch(/^rejected: bad-magic\n.*\nhint: the file looks like hex text; pet-save reads it as hex only when/);
+  });
+
+  it("short binaries made of ASCII digits are judged as binary, not as hex", async () => {
+    for (const text of ["5", "12 34", "deadbeef\n"]) {
+      const io = memoryIo();
+      io.readStdin = async () => new Uint8Array(Buffer.from(text));
+      expect(await main(["decode", "-"], io)).toBe(1);
+      expect(io.err).toMatch(text.length < 6 ? /^rejected: too-short\n/ : /^rejected: bad-magic\n/);
+    }
   });
 
   it("a binary bad magic gets no hint", async () => {

@@ -30,8 +30,8 @@ export function usageText(): string {
   let text = "usage: pet-save <command> [arguments]   (a file or OUT may be - for stdin/stdout)\n\n";
   for (const c of COMMANDS) text += "  pet-save " + c.usage.padEnd(36) + " " + c.summary + "\n";
   text +=
-    "\nPAYLOAD is one save: 84 binary bytes, or its hex text (168 hex digits, as pet.exportHex() prints and\n" +
-    "test/golden/*.hex hold; whitespace and line breaks are ignored). IMAGE is a region image (binary).\n";
+    "\nPAYLOAD is one save: 84 binary bytes, or its hex text (168 hex digits from 50455453, as pet.exportHex()\n" +
+    "prints and test/golden/*.hex hold; whitespace and line breaks are ignored). IMAGE is a region image (binary).\n";
   text += "\nexit status: 0 accepted, 1 rejected payload/world or unreadable input, 2 bad usage\n";
   return text;
 }

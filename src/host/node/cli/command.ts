@@ -20,8 +20,9 @@ export function rejected(status: LoadStatus | SaveStatus, bytes?: Uint8Array): C
   let message = "rejected: " + status + "\n" + describeStatus(status);
   if (status === "bad-magic" && bytes !== undefined && looksLikeHexText(bytes)) {
     message +=
-      "\nhint: the file looks like hex text; pet-save decodes hex only when the file holds nothing but hex digits and" +
-      " whitespace (no 0x, no comments) and is not exactly 84 bytes long (84 bytes is read as a binary payload)";
+      "\nhint: the file looks like hex text; pet-save reads it as hex only when it holds nothing but hex digits and" +
+      " whitespace (no 0x, no comments), begins with the magic 50455453 (\"PETS\") and is not exactly 84 bytes long;" +
+      " otherwise its bytes are judged as a binary payload";
   }
   return new CliError(EXIT_REJECTED, message);
 }

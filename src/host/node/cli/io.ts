@@ -145,11 +145,16 @@ export interface PayloadInput {
   fromHex: boolean;
 }
 
+/** The payload magic "PETS" as hex digits: hex text of a payload starts with it. */
+const MAGIC_HEX = "50455453";
+
 /**
  * A payload file as the project hands payloads out: exactly 84 bytes is the binary payload; a file
- * of nothing but hex digits and whitespace (one line with a newline, like the golden vectors and
- * pet.exportHex(), or wrapped over lines) is hex text and is decoded; anything else is taken as it
- * is (binary, or a region image) and judged by the command.
+ * of nothing but hex digits and whitespace whose digits begin with the magic 50455453 ("PETS") is
+ * hex text (one line with a newline, like the golden vectors and pet.exportHex(), or wrapped over
+ * lines) and is decoded; anything else is taken as it is (binary, or a region image) and judged by
+ * the command. The magic keeps the two readings apart: a short binary that happens to be made of
+ * ASCII digits is still judged as binary, and hex text whose magic is wrong is bad-magic either way.
  */
 export function payloadFromInput(bytes: Uint8Array, path: string): PayloadInput {
   if (bytes.length === PAYLOAD_LENGTH || bytes.length === 0) return { bytes, fromHex: false };
@@ -159,6 +164,7 @@ export function payloadFromInput(bytes: Uint8Array, path: string): PayloadInput 
     if (!isHexTextByte(b)) return { bytes, fromHex: false };
     if (b > 0x20) digits += String.fromCharCode(b);
   }
+  if (digits.slice(0, MAGIC_HEX.length).toLowerCase() !== MAGIC_HEX) return { bytes, fromHex: false };
   if (digits.length % 2 !== 0) {
     throw new CliError(EXIT_REJECTED, path + " looks like hex text but holds an odd number of hex digits (" + digits.length + "); a payload is 168 digits");
   }
