@@ -182,3 +182,10 @@ export function allErased(b: Uint8Array): boolean {
   for (let i = 0; i < b.length; i++) if (b[i] !== ERASED) return false;
   return true;
 }
+
+/** True when both hold the same bytes: how every read-back is compared with what was programmed. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
