@@ -1,7 +1,7 @@
 /**
- * Read-only helpers SlotLog uses to find its place in a region: the sector headers in boot order
- * and the commit marks of one sector. Split out of slotLog.ts so that file stays about saving and
- * loading. Reads only; statuses, never exceptions.
+ * Read-only helpers for finding one's place in a region: the sector headers in boot order and the
+ * commit marks of one sector. The loader and the writer (logLoad.ts) use them, and regionScan.ts
+ * uses the same ordering. Reads only; statuses, never exceptions.
  *
  * Runs on Espruino: plain functions, no Map/Set, functions defined before use.
  */
@@ -17,6 +17,35 @@ export interface HeaderScan {
   erasedCount: number;
 }
 
+/**
+ * Sorts `order` (sector indexes) in place, newest first by `seqs[sector]`: the order the boot walks
+ * the log in, and the age pet-save inspect reports (regionScan.ts), so both always agree. The newest
+ * is the one no other is newer than; the rest sort by distance behind it, ties keeping their order.
+ * The log's own sequence numbers lie within the number of sector opens since the oldest surviving
+ * header was written (far below 2^31: flash wears out first), so this is a total order even across
+ * the 2^32 wrap.
+ */
+export function orderNewestFirst(order: number[], seqs: number[]): void {
+  if (order.length < 2) return;
+  let top = order[0] as number;
+  for (let k = 1; k < order.length; k++) {
+    const s = order[k] as number;
+    if (seqNewer(seqs[s] as number, seqs[top] as number)) top = s;
+  }
+  const topSeq = seqs[top] as number;
+  // Insertion sort: a handful of sectors, and stable without relying on the engine's sort.
+  for (let a = 1; a < order.length; a++) {
+    const x = order[a] as number;
+    const dx = (topSeq - (seqs[x] as number)) >>> 0;
+    let b = a - 1;
+    while (b >= 0 && ((topSeq - (seqs[order[b] as number] as number)) >>> 0) > dx) {
+      order[b + 1] = order[b] as number;
+      b--;
+    }
+    order[b + 1] = x;
+  }
+}
+
 /** Reads every sector header (12 bytes each) and orders the valid ones newest first. */
 export function scanHeaders(flash: Flash, l: RegionLayout): HeaderScan {
   const order: number[] = [];
@@ -30,28 +59,7 @@ export function scanHeaders(flash: Flash, l: RegionLayout): HeaderScan {
     if (h.kind === "valid") order.push(i);
     else if (h.kind === "erased") erasedCount++;
   }
-  if (order.length > 1) {
-    // The newest is the one no other header is newer than; the rest sort by distance behind it.
-    // The log's own sequence numbers lie within the number of sector opens since the oldest
-    // surviving header was written (far below 2^31: flash wears out first), so this is a total
-    // order even across the 2^32 wrap.
-    let top = order[0] as number;
-    for (let k = 1; k < order.length; k++) {
-      const s = order[k] as number;
-      if (seqNewer(seqs[s] as number, seqs[top] as number)) top = s;
-    }
-    const topSeq = seqs[top] as number;
-    for (let a = 1; a < order.length; a++) {
-      const x = order[a] as number;
-      const dx = (topSeq - (seqs[x] as number)) >>> 0;
-      let b = a - 1;
-      while (b >= 0 && ((topSeq - (seqs[order[b] as number] as number)) >>> 0) > dx) {
-        order[b + 1] = order[b] as number;
-        b--;
-      }
-      order[b + 1] = x;
-    }
-  }
+  orderNewestFirst(order, seqs);
   return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount };
 }
 

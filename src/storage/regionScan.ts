@@ -25,9 +25,9 @@ import {
   decodeHeader,
   markAddress,
   sectorAddress,
-  seqNewer,
   slotAddress,
 } from "./regionLayout";
+import { orderNewestFirst } from "./logScan";
 
 export type ScannedSlotState = "erased" | "torn" | "committed";
 export type ScannedSectorState = "log" | "erased" | "dirty" | "foreign";
@@ -102,15 +102,15 @@ export function scanRegion(flash: Flash, layout: RegionLayout, isValidPayload: (
   return { status: "ok", sectors: sectors };
 }
 
-/** Sets `age` on log sectors: 0 for the newest by serial-number order, then by distance behind it. */
+/** Sets `age` on log sectors: 0 for the newest, then in the order the boot walks them (logScan.ts). */
 function rankLogSectors(sectors: ScannedSector[]): void {
-  const logs: ScannedSector[] = [];
-  for (let i = 0; i < sectors.length; i++) if ((sectors[i] as ScannedSector).state === "log") logs.push(sectors[i] as ScannedSector);
-  if (logs.length === 0) return;
-  let top = logs[0] as ScannedSector;
-  for (let k = 1; k < logs.length; k++) if (seqNewer((logs[k] as ScannedSector).seq, top.seq)) top = logs[k] as ScannedSector;
-  logs.sort(function (a, b) {
-    return ((top.seq - a.seq) >>> 0) - ((top.seq - b.seq) >>> 0);
-  });
-  for (let k = 0; k < logs.length; k++) (logs[k] as ScannedSector).age = k;
+  const order: number[] = [];
+  const seqs: number[] = [];
+  for (let i = 0; i < sectors.length; i++) {
+    const s = sectors[i] as ScannedSector;
+    seqs.push(s.seq);
+    if (s.state === "log") order.push(i);
+  }
+  orderNewestFirst(order, seqs);
+  for (let k = 0; k < order.length; k++) (sectors[order[k] as number] as ScannedSector).age = k;
 }
