@@ -146,6 +146,19 @@ function readU32(b: Uint8Array, o: number): number {
   return ((b[o] as number) | ((b[o + 1] as number) << 8) | ((b[o + 2] as number) << 16) | ((b[o + 3] as number) << 24)) >>> 0;
 }
 
+/** True when every byte is 0xFF. */
+export function allErased(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i] !== ERASED) return false;
+  return true;
+}
+
+/** True when both hold the same bytes: how every read-back is compared with what was programmed. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export type HeaderKind = "valid" | "erased" | "invalid";
 
 export interface DecodedHeader {
@@ -159,9 +172,7 @@ export interface DecodedHeader {
  * programming stopped part way (torn write) is never valid.
  */
 export function decodeHeader(l: RegionLayout, h: Uint8Array): DecodedHeader {
-  let allErased = true;
-  for (let i = 0; i < HEADER_SIZE; i++) if (h[i] !== ERASED) allErased = false;
-  if (allErased) return { kind: "erased", seq: 0 };
+  if (allErased(h.subarray(0, HEADER_SIZE))) return { kind: "erased", seq: 0 };
   if (h[0] !== MAGIC_0 || h[1] !== MAGIC_1 || h[2] !== LAYOUT_VERSION || h[3] !== l.payloadLength) {
     return { kind: "invalid", seq: 0 };
   }
@@ -175,17 +186,4 @@ export function decodeHeader(l: RegionLayout, h: Uint8Array): DecodedHeader {
 export function seqNewer(a: number, b: number): boolean {
   const d = (a - b) >>> 0;
   return d !== 0 && d < 0x80000000;
-}
-
-/** True when every byte is 0xFF. */
-export function allErased(b: Uint8Array): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i] !== ERASED) return false;
-  return true;
-}
-
-/** True when both hold the same bytes: how every read-back is compared with what was programmed. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
