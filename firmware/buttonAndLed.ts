@@ -1,0 +1,62 @@
+/**
+ * Wires the board's button and LED to the pet: a short press is pet.interact(), a long press is
+ * pet.hatch(), and the LED lights while a held press has become long (releasing now hatches).
+ * The press logic itself is button.ts; this file only connects pins to it.
+ */
+import type { PetBoard } from "./board";
+import type { PetEnv } from "./env";
+import type { PetConsole } from "./petConsole";
+import { createButtonMachine, BUTTON_DEBOUNCE_MS } from "./button";
+import { errorText } from "./report";
+
+function setLed(board: PetBoard, env: PetEnv, print: (line: string) => void, on: boolean): void {
+  const led = board.led;
+  if (led === undefined || env.digitalWrite === undefined) return;
+  try {
+    env.digitalWrite(led.pin, on ? 1 : 0);
+  } catch (e) {
+    print("led failed: " + errorText(e));
+  }
+}
+
+function setUpButton(board: PetBoard, env: PetEnv, print: (line: string) => void, pet: PetConsole): void {
+  const button = board.button;
+  if (button === undefined || env.setWatch === undefined) return;
+  const activeLow = button.activeLow !== false;
+  if (env.pinMode !== undefined) env.pinMode(button.pin, activeLow ? "input_pullup" : "input_pulldown");
+  const machine = createButtonMachine(env, activeLow, {
+    onShortPress: function () {
+      pet.interact();
+    },
+    onLongPress: function () {
+      pet.hatch();
+    },
+    onLongPressReached: function () {
+      setLed(board, env, print, true);
+    },
+    onRelease: function () {
+      setLed(board, env, print, false);
+    },
+  });
+  env.setWatch(
+    function (e) {
+      try {
+        machine.onEdge(!!e.state, e.time);
+      } catch (err) {
+        print("button failed: " + errorText(err));
+      }
+    },
+    button.pin,
+    { repeat: true, edge: "both", debounce: BUTTON_DEBOUNCE_MS },
+  );
+}
+
+/** Turns the LED off and watches the button; a board without them is fine, a failure is one line. */
+export function startButtonAndLed(board: PetBoard, env: PetEnv, print: (line: string) => void, pet: PetConsole): void {
+  try {
+    setLed(board, env, print, false);
+    setUpButton(board, env, print, pet);
+  } catch (e) {
+    print("button unavailable: " + errorText(e));
+  }
+}
