@@ -15,7 +15,7 @@ import { refresh } from "./show";
 export const SAVING_PAUSED = "paused";
 
 /** How the owner ends a pause, for the lines that mention it. */
-export const START_OVER = "pet.hatch() or pet.importHex() to start over";
+const START_OVER = "pet.hatch() or pet.importHex() to start over";
 
 /** The stamp for a save written now: the wall clock, else the estimate from stampBase, else 0. */
 export function saveStamp(s: RunningPet): number {
