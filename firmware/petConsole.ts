@@ -55,6 +55,7 @@ function replacePet(s: RunningPet, world: World): void {
   s.world = world;
   s.owedAbsenceSince = 0;
   s.stampBase = 0;
+  s.lastRefusal = ""; // a refusal of the old pet says nothing about the new one: print it again
   s.saves.dirty = true;
   resumeSaving(s);
 }
@@ -72,7 +73,6 @@ function hatch(s: RunningPet, name?: string): string {
   const bytes = name === undefined ? s.defaultName : typedName(s, name);
   if (bytes === null) return "bad-name";
   replacePet(s, createWorld(bytes) as World);
-  s.lastRefusal = "";
   return saveAndReport(s);
 }
 

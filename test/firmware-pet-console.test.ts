@@ -12,6 +12,8 @@ import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
 import type { NorFlashSim } from "../src/storage/norFlashSim";
+import { U64_MAX } from "../src/core/u64";
+import { bytesToHex } from "../src/core/hex";
 
 const JULY_2026 = Date.UTC(2026, 6, 1);
 
@@ -131,5 +133,25 @@ describe("pet.exportHex / pet.importHex", () => {
 
     expect(app.pet.status()).toEqual(before);
     expect(sim.image()).toEqual(imageBefore);
+  });
+});
+
+describe("a replaced pet starts with no remembered refusal", () => {
+  /** A payload whose world clock is at 2^64 - 1, so every further update is refused. */
+  function stuckPetHex(name: string): string {
+    const world = createWorld(nameFromString(name) as Uint8Array)!;
+    world.elapsed = U64_MAX;
+    return bytesToHex(saveWorld(world, 0).bytes!);
+  }
+
+  it("prints the refusal again after importHex brings in another stuck pet", () => {
+    const { env, app } = started();
+    expect(app.pet.importHex(stuckPetHex("Old"))).toBe("ok");
+    env.advance(3000);
+    const refusals = () => env.lines.filter((l) => l.indexOf("update refused: clock-overflow") >= 0).length;
+    expect(refusals()).toBe(1); // a stuck world says so once, not every tick
+    expect(app.pet.importHex(stuckPetHex("New"))).toBe("ok");
+    env.advance(3000);
+    expect(refusals()).toBe(2);
   });
 });
