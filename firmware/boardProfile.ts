@@ -53,15 +53,12 @@ export interface DisplayProfile {
 /** Where the profile is meant to run: real Espruino (ESP32, Linux build) or the desktop simulator. */
 export type BoardHost = "espruino" | "desktop";
 
-export interface BoardProfile {
+/** What every profile has, whatever it runs on. */
+export interface BoardProfileCommon {
   /** Optional pointer to the schema, for editors; ignored by the code. */
   $schema?: string;
   name: string;
-  /** Default "espruino". */
-  host?: BoardHost;
   petRegion: PetRegion;
-  /** Flash used by Espruino's Storage (saved code, .bootcde); the pet region must stay outside it. */
-  storageArea?: FlashRange;
   button?: ButtonProfile;
   led?: LedProfile;
   display?: DisplayProfile;
@@ -70,6 +67,28 @@ export interface BoardProfile {
   /** Free text: why the numbers are what they are. */
   notes?: string;
 }
+
+/**
+ * A profile for real Espruino (ESP32, the Linux build). storageArea is required: the flash there is
+ * shared with Storage (saved code, .bootcde), and without its bounds nothing could tell that the pet
+ * region sits inside it, where a save would overwrite the saved program (and Storage's compaction
+ * would erase the pet).
+ */
+export interface DeviceBoardProfile extends BoardProfileCommon {
+  /** Absent means "espruino". */
+  host?: "espruino";
+  /** Flash used by Espruino's Storage; the pet region must stay outside it. */
+  storageArea: FlashRange;
+}
+
+/** A profile for the desktop simulator, whose region is a file of its own: there is no Storage to avoid. */
+export interface DesktopBoardProfile extends BoardProfileCommon {
+  host: "desktop";
+  /** Optional here; checked against the region like on a device when given. */
+  storageArea?: FlashRange;
+}
+
+export type BoardProfile = DeviceBoardProfile | DesktopBoardProfile;
 
 /** Highest flash address + 1 we accept (32-bit address space). */
 const ADDRESS_LIMIT = 4294967296;
@@ -195,7 +214,14 @@ export function checkBoardProfile(p: unknown): string[] {
   }
   if (p["petRegion"] === undefined) problems.push("petRegion is required");
   else checkPetRegion(p["petRegion"], problems);
-  if (p["storageArea"] !== undefined && checkRange("storageArea", p["storageArea"], problems)) {
+  if (p["storageArea"] === undefined) {
+    if (p["host"] !== "desktop") {
+      problems.push(
+        "storageArea is required for a profile that runs on Espruino (host \"espruino\", the default): " +
+          "without Storage's address and size nothing checks that petRegion stays outside it",
+      );
+    }
+  } else if (checkRange("storageArea", p["storageArea"], problems)) {
     const storage = p["storageArea"] as unknown as FlashRange;
     const region = p["petRegion"];
     if (isObject(region) && isWhole(region["address"]) && isWhole(region["size"])) {
