@@ -66,7 +66,7 @@ export interface EspruinoHost {
   run(code: string, filename: string): unknown;
   /** Presses (true) or releases (false) the button, honouring active-low wiring. */
   setButton(pressed: boolean): void;
-  /** The firmware's `pet` global (firmware/app.ts PetConsole), if it published one. */
+  /** The firmware's `pet` global (firmware/petConsole.ts PetConsole), if it published one. */
   pet(): PetConsole | undefined;
   /** Stops every timer and watch: the firmware goes quiet (used on quit). */
   stop(): void;
