@@ -6,13 +6,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, REGION, testBoard } from "./firmware-fakes";
+import { fakeEnv, newFlash, rawFlashOver, testBoard, plainSlotLog } from "./firmware-fakes";
 import { bytesToHex } from "../src/core/hex";
 import { saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
-import { createSlotLog } from "../src/storage/slotLog";
-import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
 import type { NorFlashSim } from "../src/storage/norFlashSim";
 
 vi.mock("../src/core/hex", async (importOriginal) => {
@@ -64,13 +62,7 @@ describe("boot", () => {
     // Decoding with the boot's clock must not change WHICH save is picked: the check judges the
     // stored world, as loadWorld(payload, 0) would.
     const sim = newFlash();
-    const log = createSlotLog({
-      flash: flashFromEspruino(rawFlashOver(sim), REGION.pageSize),
-      address: REGION.address,
-      size: REGION.size,
-      sectorSize: REGION.pageSize,
-      isValidPayload: () => true,
-    }).log!;
+    const log = plainSlotLog(sim);
     expect(log.save(saveWorld(createWorld(nameFromString("Old") as Uint8Array)!, SAVED_AT).bytes!).status).toBe("ok");
     const odd = saveWorld(createWorld(nameFromString("Odd") as Uint8Array)!, SAVED_AT).bytes!;
     odd[32] = 0x10; // activitySince 16 ms with a stored clock of 0: valid only after an absence

@@ -6,6 +6,8 @@
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../firmware/env";
 import type { PetBoard } from "../firmware/board";
+import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
+import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
 
 export const REGION = { address: 0x310000, size: 65536, pageSize: 4096 };
 
@@ -23,6 +25,20 @@ export function testBoard(extra?: Partial<PetBoard>): PetBoard {
 
 export function newFlash(seed?: number): NorFlashSim {
   return new NorFlashSim({ size: REGION.size, sectorSize: REGION.pageSize, baseAddress: REGION.address, seed: seed ?? 1 });
+}
+
+/**
+ * A slot log over the simulator's region that takes any payload as valid: tests use it to plant
+ * saves the firmware must judge itself, and to read back what the firmware wrote.
+ */
+export function plainSlotLog(sim: NorFlashSim): SlotLog {
+  return createSlotLog({
+    flash: flashFromEspruino(rawFlashOver(sim), REGION.pageSize),
+    address: REGION.address,
+    size: REGION.size,
+    sectorSize: REGION.pageSize,
+    isValidPayload: () => true,
+  }).log!;
 }
 
 /** require("Flash") over the simulator: what the sim reports as a failure is thrown, like a broken driver. */

@@ -4,11 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, REGION, testBoard } from "./firmware-fakes";
+import { fakeEnv, newFlash, rawFlashOver, testBoard, plainSlotLog } from "./firmware-fakes";
 import { PAYLOAD_JSON_KEYS, payloadJson } from "../src/save/payloadJson";
 import { loadWorld, saveWorld } from "../src/save/codec";
-import { createSlotLog } from "../src/storage/slotLog";
-import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
 import type { NorFlashSim } from "../src/storage/norFlashSim";
@@ -26,13 +24,7 @@ function started(wallClockMs?: number) {
 
 /** The newest payload in flash, read by an independent SlotLog. */
 function newestPayload(sim: NorFlashSim): Uint8Array {
-  const log = createSlotLog({
-    flash: flashFromEspruino(rawFlashOver(sim), REGION.pageSize),
-    address: REGION.address,
-    size: REGION.size,
-    sectorSize: REGION.pageSize,
-    isValidPayload: () => true,
-  }).log!;
+  const log = plainSlotLog(sim);
   return log.load().payload!;
 }
 

@@ -8,9 +8,7 @@ import { describe, expect, it } from "vitest";
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { RESTORE_RETRY_MS, startPet } from "../firmware/app";
 import { LONG_PRESS_MS } from "../firmware/button";
-import { fakeEnv, newFlash, pressButton, rawFlashOver, REGION, testBoard } from "./firmware-fakes";
-import { createSlotLog } from "../src/storage/slotLog";
-import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
+import { fakeEnv, newFlash, pressButton, rawFlashOver, REGION, testBoard, plainSlotLog } from "./firmware-fakes";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
 import { saveWorld } from "../src/save/codec";
@@ -69,13 +67,7 @@ describe("saving paused", () => {
     bytes[30] = 9; // an activity this firmware does not know, with a correct CRC
     const crc = zlibCrc32(bytes.subarray(0, 80)) >>> 0;
     for (let i = 0; i < 4; i++) bytes[80 + i] = (crc >>> (8 * i)) & 0xff;
-    const log = createSlotLog({
-      flash: flashFromEspruino(rawFlashOver(sim), REGION.pageSize),
-      address: REGION.address,
-      size: REGION.size,
-      sectorSize: REGION.pageSize,
-      isValidPayload: () => true,
-    }).log!;
+    const log = plainSlotLog(sim);
     expect(log.save(bytes).status).toBe("ok");
     const image = sim.image();
     const { env, app, counters } = bootOn(sim);
