@@ -71,7 +71,8 @@ export class SlotLog {
 
   /**
    * Stores `payload` as the newest save: payload into the next blank slot, read back, then its
-   * one-byte commit mark. On any failure the previous save stays the newest readable one.
+   * one-byte commit mark. On any failure but "commit-unknown" the previous save stays the newest
+   * readable one; after "commit-unknown" the next boot returns that one or this one.
    */
   save(payload: Uint8Array): SaveResult {
     return writeSave(this.ctx, payload);

@@ -47,7 +47,13 @@ export type SaveStatus =
   | "write-failed"
   | "erase-failed"
   /** A read-back after writing did not match: the flash silently failed (ESP32 ignores write errors). */
-  | "verify-failed";
+  | "verify-failed"
+  /**
+   * The commit mark was written but its state could not be confirmed (its read-back failed, or the
+   * write reported an error and the mark reads set). The next boot returns either this save or the
+   * previous one; every other failure leaves the previous one newest. Save again to settle it.
+   */
+  | "commit-unknown";
 
 export interface SaveResult {
   status: SaveStatus;

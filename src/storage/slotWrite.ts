@@ -3,8 +3,8 @@
  * read back, then its one-byte commit mark, opening a new sector (sectorOpen.ts) when the newest one
  * has no usable slot left. Before its first write after the log was adopted, the writer makes
  * solid what a cut may have left weakly programmed: set marks that are not exactly 0x00, and the
- * header of a newest sector with nothing committed in it. On any failure the previous save stays
- * the newest readable one.
+ * header of a newest sector with nothing committed in it. On any failure but "commit-unknown" the
+ * previous save stays the newest readable one; after "commit-unknown" it is that one or this one.
  *
  * Runs on Espruino: plain functions, no Map/Set, functions defined before use.
  */
@@ -42,11 +42,28 @@ function refreshNewestHeader(ctx: SlotLogContext): SaveResult | boolean {
   return programmed;
 }
 
+/** Reads one mark, trying the read once more if it fails: its value, or -1 when both reads failed. */
+function readMarkTwice(ctx: SlotLogContext, markAt: number): number {
+  for (let k = 0; k < 2; k++) {
+    const mb = safeRead(ctx.flash, 1, markAt);
+    if (mb.status === "ok" && mb.bytes !== null) return mb.bytes[0] as number;
+  }
+  return -1;
+}
+
+/** Wording shared by every commit-unknown result: what the caller may and may not assume. */
+const MAY_BE_NEWEST = ": this save may or may not be the one the next boot returns (save again to be sure)";
+
 /**
  * Programs a commit mark to 0x00 and reads it back; a mark that reads anything but 0x00 is
  * programmed once more. Only a mark that still reads 0xFF after that is a failure (verify-failed):
- * any other value already commits the slot. After a failure the mark's state on the flash is not
- * known for sure, so the next save reads the writer position from the flash again.
+ * any other value already commits the slot.
+ *
+ * Once the mark write has been issued, the mark may be set on the flash whatever the write call
+ * said. So a failure that leaves its state unconfirmed (the read-back fails twice, or the write
+ * reported an error but the mark reads set) is "commit-unknown", never a plain failure: a plain
+ * failure promises that the previous save is still the newest, and that is only known when the
+ * mark reads 0xFF. After any failure the next save reads the writer position from the flash again.
  */
 function commitMark(ctx: SlotLogContext, markAt: number): SaveResult | null {
   const markBytes = new Uint8Array(1);
@@ -55,16 +72,17 @@ function commitMark(ctx: SlotLogContext, markAt: number): SaveResult | null {
   for (;;) {
     tries++;
     const mw = safeWrite(ctx.flash, markBytes, markAt);
+    const v = readMarkTwice(ctx, markAt);
+    if (v < 0) {
+      ctx.position.known = false;
+      return failSave("commit-unknown", "reading back the commit mark failed" + MAY_BE_NEWEST, mw === "ok" ? "read-failed" : mw);
+    }
     if (mw !== "ok") {
       ctx.position.known = false;
-      return failSave("write-failed", "writing the commit mark failed (" + mw + ")", mw);
+      // Read as 0xFF the mark is not set (a set bit never reads back as erased): nothing committed.
+      if (v === ERASED) return failSave("write-failed", "writing the commit mark failed (" + mw + ")", mw);
+      return failSave("commit-unknown", "writing the commit mark reported " + mw + " but the mark reads set" + MAY_BE_NEWEST, mw);
     }
-    const mb = safeRead(ctx.flash, 1, markAt);
-    if (mb.status !== "ok" || mb.bytes === null) {
-      ctx.position.known = false;
-      return failSave("read-failed", "reading back the commit mark failed", mb.status);
-    }
-    const v = mb.bytes[0] as number;
     if (v === MARK_COMMITTED || (tries >= 2 && v !== ERASED)) return null;
     if (tries >= 2) {
       ctx.position.known = false;
