@@ -18,6 +18,17 @@ import { pauseSaving, resumeSaving, writeSave } from "./saving";
 export const RESTORE_RETRY_MS = 60000;
 
 /**
+ * True for the slot log's statuses that mean no save of ours was ever committed in the region:
+ * erased ("empty"), foreign data with no slot-log header anywhere ("no-log"), or log sectors with
+ * not one commit mark set ("no-committed-save": the first save was cut before its mark; a sector
+ * holding a committed save is never erased, so one would have left a set mark). Only these get a
+ * new pet written at boot; anything else may hold a save.
+ */
+function noSaveOfOurs(status: string): boolean {
+  return status === "empty" || status === "no-log" || status === "no-committed-save";
+}
+
+/**
  * Reads the newest save and, when it loads, makes it the live world. Returns the boot line's words
  * ("restored ...") and the status: "ok", the slot log's status when there was no payload, or the
  * codec's rejection of the payload; `wall` is the wall clock it loaded with (0: unknown).
@@ -26,7 +37,7 @@ function restoreNewest(s: RunningPet): { status: string; line: string; wall: num
   const wall = wallNow(s); // read once: the check, the load and the owed absence agree on it
   const found = (s.store as PetStore).restore(wall);
   if (found.payload === null) {
-    const nothingOfOurs = found.status === "empty" || found.status === "no-log";
+    const nothingOfOurs = noSaveOfOurs(found.status);
     return { status: found.status, line: (nothingOfOurs ? "no save found: " : "save unreadable: ") + found.reason, wall: wall };
   }
   // The store's check already loaded it at `wall`; decode here only if a storage layer skipped it.
@@ -60,9 +71,8 @@ export function restoreOrHatch(s: RunningPet, board: PetBoard): string {
     if (s.store === null) return "storage unavailable: " + opened.status + notSaved;
     const r = restoreNewest(s);
     if (r.status === "ok") return r.line;
-    // Only a region with nothing of ours in it gets the new pet written at once: erased ("empty"),
-    // or foreign data with no slot-log header anywhere ("no-log"). Anything else may hold a save.
-    if (r.status === "empty" || r.status === "no-log") return firstSave(s, r.line + ", hatched " + petName);
+    // Only a region with no save of ours in it gets the new pet written at once (noSaveOfOurs).
+    if (noSaveOfOurs(r.status)) return firstSave(s, r.line + ", hatched " + petName);
     return pauseSaving(s, r.line);
   } catch (e) {
     s.store = null;

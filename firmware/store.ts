@@ -20,9 +20,10 @@ export interface Restored {
    */
   loaded: LoadResult | null;
   /**
-   * The slot log's status: "ok", or why there is no payload. "empty" (erased) and "no-log" (foreign
-   * data) mean the region holds nothing of ours; the others ("no-valid-save", "read-failed") mean a
-   * save may well be there and must not be overwritten.
+   * The slot log's status: "ok", or why there is no payload. "empty" (erased), "no-log" (foreign
+   * data) and "no-committed-save" (log sectors but no save ever committed, e.g. the very first save
+   * was cut) mean the region holds no save of ours; the others ("no-valid-save", "read-failed") mean
+   * a save may well be there and must not be overwritten.
    */
   status: string;
   /** Why there is no payload, for the boot line ("region empty", ...); "ok" otherwise. */
@@ -61,6 +62,7 @@ function validWithoutClock(loaded: LoadResult): boolean {
 const NO_SAVE_WORDS: { [status: string]: string } = {
   empty: "region empty",
   "no-log": "region holds no pet log",
+  "no-committed-save": "log holds no committed save",
   "no-valid-save": "no readable save",
   "read-failed": "flash read failed",
 };
@@ -146,7 +148,8 @@ export function openPetStore(raw: RawFlash, region: { address: number; size: num
           return { payload: r.payload, loaded: accepted, status: "ok", reason: "ok", skipped: r.checks - 1 };
         }
         const words = NO_SAVE_WORDS[r.status];
-        if (r.status === "empty") return { payload: null, loaded: null, status: r.status, reason: words as string, skipped: 0 };
+        // The words say it all for these two; the log's message would only repeat them.
+        if (r.status === "empty" || r.status === "no-committed-save") return { payload: null, loaded: null, status: r.status, reason: words as string, skipped: 0 };
         const reason = (typeof words === "string" ? words : r.status) + " (" + r.message + ")";
         return { payload: null, loaded: null, status: r.status, reason: reason, skipped: 0 };
       },

@@ -145,3 +145,45 @@ describe("boot with saves present", () => {
     expect(env2.lines).toEqual(["restored First, updates 0 (passed over 1 newer unreadable save)"]);
   });
 });
+
+describe("boot after a power cut during the very first save", () => {
+  // The first save after the hatch writes, on an empty region: the erase of sector 0 (mutation 0),
+  // its header (1), the payload (2), the commit mark (3). A cut at 1 or 2 leaves a log sector with
+  // no set mark: no save ever committed, so there is nothing to protect and the next boot must hatch
+  // and save, not pause saving for good.
+  for (const cutAt of [0, 1, 2, 3]) {
+    for (const tear of ["none", "all", "words"] as const) {
+      it("cut at mutation " + cutAt + " (" + tear + "): the next boot restores or hatches, and saving works", () => {
+        const sim = newFlash(1);
+        sim.cutPowerAfter({ afterMutations: cutAt, writeTear: tear, eraseTear: "mixed" });
+        const env = fakeEnv({ flash: rawFlashOver(sim) });
+        startPet(testBoard(), env).stop();
+        expect(sim.poweredOff).toBe(true);
+        sim.powerOn();
+        const env2 = fakeEnv({ flash: rawFlashOver(sim) });
+        const app2 = startPet(testBoard(), env2);
+        expect(env2.lines.length).toBe(1);
+        expect(env2.lines[0]).toMatch(/^(no save found: (region empty|log holds no committed save|region holds no pet log \(.+\)), hatched Pip|restored Pip, updates 0)$/);
+        if (env2.lines[0]!.startsWith("no save found")) {
+          // the hatch was saved at once: a third boot restores it
+          const env3 = fakeEnv({ flash: rawFlashOver(sim) });
+          startPet(testBoard(), env3).stop();
+          expect(env3.lines).toEqual(["restored Pip, updates 0"]);
+        }
+        expect(app2.pet.save()).toBe("ok");
+        app2.stop();
+      });
+    }
+  }
+
+  it("a log sector with a header and a torn payload but no set mark: 'no save found: log holds no committed save, hatched Pip', saved", () => {
+    const sim = newFlash(1);
+    sim.cutPowerAfter({ afterMutations: 2, writeTear: "words" });
+    startPet(testBoard(), fakeEnv({ flash: rawFlashOver(sim) })).stop();
+    sim.powerOn();
+    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
+    const app2 = startPet(testBoard(), env2);
+    expect(env2.lines).toEqual(["no save found: log holds no committed save, hatched Pip"]);
+    expect(app2.pet.save()).toBe("ok");
+  });
+});

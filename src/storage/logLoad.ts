@@ -74,7 +74,8 @@ export function loadNewestSave(ctx: SlotLogContext): LoadResult {
     }
   }
   adoptPosition(pos, scan, newestMarks, firstCommitted, weak);
-  if (committedSeen === 0) return noPayload("no-valid-save", "the log has sectors but no committed save", checks);
+  // No set mark in any valid sector means no save ever committed (docs/storage.md, "Booting").
+  if (committedSeen === 0) return noPayload("no-committed-save", "the log has sectors but no committed save", checks);
   return noPayload("no-valid-save", committedSeen + " committed slots failed the validity check", checks);
 }
 

@@ -22,7 +22,13 @@ export type LoadStatus =
   | "empty"
   /** No sector carries a valid header: the region holds random or foreign data. */
   | "no-log"
-  /** Sectors of ours exist but no committed slot passed the validity check. */
+  /**
+   * Sectors of ours exist but not one commit mark is set in them: no save ever committed here (a
+   * sector holding a committed save is never erased, so a committed save would have left a set
+   * mark). Typically the very first save was cut before its mark. Nothing to lose.
+   */
+  | "no-committed-save"
+  /** Committed slots exist but none passed the validity check: a save may be there, unreadable. */
   | "no-valid-save"
   | "read-failed";
 
