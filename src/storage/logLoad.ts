@@ -9,7 +9,7 @@
  */
 import { FlashStatus, safeRead } from "./flash";
 import { ERASED, slotAddress } from "./regionLayout";
-import { lastCommitted, readMarks, scanHeaders, weakMarks } from "./logScan";
+import { lastCommitted, readMarks, scanHeaders, solidifyMark, weakMarks } from "./logScan";
 import { LoadResult, noPayload } from "./slotLogTypes";
 import { SlotLogContext, adoptPosition } from "./slotLogState";
 
@@ -52,6 +52,7 @@ export function loadNewestSave(ctx: SlotLogContext): LoadResult {
     if (k === 0) {
       newestMarks = marks;
       weakMarks(l, sector, marks, weak);
+      solidifyMark(l, sector, lastCommitted(marks), weak);
     }
     for (let slot = marks.length - 1; slot >= 0; slot--) {
       if (marks[slot] === ERASED) continue;
@@ -68,6 +69,7 @@ export function loadNewestSave(ctx: SlotLogContext): LoadResult {
       checks++;
       if (passesCheck(ctx, r.bytes)) {
         if (k !== 0) weakMarks(l, sector, marks, weak);
+        solidifyMark(l, sector, slot, weak); // the mark this boot's answer rests on
         adoptPosition(pos, scan, newestMarks, sector, weak);
         return { status: "ok", payload: r.bytes, message: "ok", checks: checks, sector: sector, slot: slot, seq: scan.seqs[sector] as number };
       }
@@ -101,7 +103,10 @@ export function findWriterPosition(ctx: SlotLogContext): FlashStatus {
     if (marks === null) return "read-failed";
     const hasCommitted = lastCommitted(marks) >= 0;
     if (k === 0) newestMarks = marks;
-    if (k === 0 || hasCommitted) weakMarks(l, sector, marks, weak);
+    if (k === 0 || hasCommitted) {
+      weakMarks(l, sector, marks, weak);
+      solidifyMark(l, sector, lastCommitted(marks), weak);
+    }
     if (hasCommitted) protectedSector = sector;
   }
   adoptPosition(ctx.position, scan, newestMarks, protectedSector, weak);

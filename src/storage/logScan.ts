@@ -76,6 +76,19 @@ export function lastCommitted(marks: Uint8Array): number {
 }
 
 /**
+ * Appends to `into` the address of mark `slot` of sector `i` (unless it is there already): a mark
+ * the next save programs to 0x00 whatever it reads. A weakly programmed mark can read exactly 0x00
+ * now and 0xFF later, so reading it cannot tell; the marks the boot's answer rests on (the newest set
+ * mark of the newest sector, and the mark of the save returned from the protected sector) are
+ * programmed again once per adoption, one 1-byte write. `slot` below 0 adds nothing.
+ */
+export function solidifyMark(l: RegionLayout, i: number, slot: number, into: number[]): void {
+  if (slot < 0) return;
+  const at = markAddress(l, i, slot);
+  if (into.indexOf(at) < 0) into.push(at);
+}
+
+/**
  * Appends to `into` the addresses of the marks of sector `i` that are set but not exactly
  * MARK_COMMITTED: a write cut short, or bits programmed weakly. They already count as committed;
  * programming them to 0x00 again makes them solid.

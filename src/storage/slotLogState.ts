@@ -26,7 +26,11 @@ export interface WriterPosition {
    */
   protectedSector: number;
   protectedSeq: number;
-  /** Addresses of marks found set but not exactly 0x00 when the log was adopted; the next save programs them to 0x00. */
+  /**
+   * Marks the next save programs to 0x00 before anything else: those found set but not exactly 0x00
+   * when the log was adopted, and the newest set mark of the newest and of the protected sector
+   * whatever they read (logScan.ts solidifyMark).
+   */
   weakMarks: number[];
   /** The adopted newest sector has no committed slot: program its header again before the first write into it. */
   refreshHeader: boolean;

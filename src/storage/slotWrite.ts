@@ -2,8 +2,8 @@
  * Writing one save (steps 2 to 5 of a save in docs/storage.md): payload into the next blank slot,
  * read back, then its one-byte commit mark, opening a new sector (sectorOpen.ts) when the newest one
  * has no usable slot left. Before its first write after the log was adopted, the writer makes
- * solid what a cut may have left weakly programmed: set marks that are not exactly 0x00, and the
- * header of a newest sector with nothing committed in it. On any failure but "commit-unknown" the
+ * solid what a cut may have left weakly programmed: set marks that are not exactly 0x00, the newest
+ * set marks whatever they read, and the header of a newest sector with nothing committed in it. On any failure but "commit-unknown" the
  * previous save stays the newest readable one; after "commit-unknown" it is that one or this one.
  *
  * Runs on Espruino: plain functions, no Map/Set, functions defined before use.
@@ -18,7 +18,11 @@ import { SlotLogContext } from "./slotLogState";
 /** Payload read-back mismatches tolerated in one save before giving up. */
 const MAX_VERIFY_FAILURES = 2;
 
-/** Programs the marks found set but not 0x00 at adoption to 0x00 (any set mark stays set whatever a cut does). */
+/**
+ * Programs the marks listed at adoption to 0x00: those set but not 0x00, and the newest set marks the
+ * boot's answer rests on even when they read 0x00 (a weak cell can read 0x00 and decay later). Every
+ * one is already set, so a cut here leaves it set whatever lands.
+ */
 function strengthenWeakMarks(ctx: SlotLogContext): SaveResult | null {
   const weak = ctx.position.weakMarks;
   const zero = new Uint8Array(1);
