@@ -47,6 +47,6 @@ describe("SlotLog picks the newest save by log order, not by payload counters", 
     });
     expect(report.problems.slice(0, 5)).toEqual([]);
     expect(report.reboots).toBeGreaterThan(500);
-    expect(report.worstChecks).toBeLessThanOrEqual(2);
+    expect(report.worstChecks).toBeLessThanOrEqual(1);
   });
 });

@@ -8,7 +8,7 @@ import { ALL_TEARS, forkSweep, replaySweep } from "./storage-cut-sweep";
 import { ESP32, SMALL, TINY, makePayload } from "./storage-fixtures";
 
 /** Bound on validity checks per boot after any history of power cuts (docs/storage.md). */
-const CUT_CHECK_BOUND = 2;
+const CUT_CHECK_BOUND = 1;
 
 function payloads(from: number, count: number): Uint8Array[] {
   const out: Uint8Array[] = [];
