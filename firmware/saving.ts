@@ -14,6 +14,9 @@ import { refresh } from "./show";
 /** What pet.save() and pet.rename() answer while saving is paused; nothing is written. */
 export const SAVING_PAUSED = "paused";
 
+/** The storage's status for a save whose commit mark was written but not confirmed (slotWrite.ts). */
+const COMMIT_UNKNOWN = "commit-unknown";
+
 /** How the owner ends a pause, for the lines that mention it. */
 const START_OVER = "pet.hatch() or pet.importHex() to start over";
 
@@ -43,6 +46,13 @@ export function writeSave(s: RunningPet): string {
   }
   noteSaveAttempt(s.saves, s.uptime, status === "ok");
   if (status === "ok") s.savedAt = u64FromNumber(stamp) || U64_ZERO;
+  else if (status.indexOf(COMMIT_UNKNOWN) === 0) {
+    // The next boot may return this save or the one before: ask for another, so the loop writes it
+    // once the retry gap has passed even if nothing else would (pet.save() asks for no save of its
+    // own, and a pet that changes nothing is never periodically saved). Its success is the newest.
+    s.saves.requested = COMMIT_UNKNOWN;
+    s.saves.dirty = true;
+  }
   return status;
 }
 
