@@ -10,6 +10,7 @@ import { u64ToDecimal } from "../src/core/u64";
 import type { World } from "../src/core/types";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { describeStatus } from "../src/save/status";
+import { PAYLOAD_LENGTH } from "../src/save/layout";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { errorText } from "./report";
 import { wallNow, type RunningPet } from "./runningPet";
@@ -99,8 +100,29 @@ function exportHex(s: RunningPet): string {
   return encoded.bytes !== null ? bytesToHex(encoded.bytes) : encoded.status;
 }
 
+/**
+ * The most characters importHex reads: a save is 168 hex digits, and this leaves room for any
+ * spacing a paste adds. Longer text is refused before it is looked at, because on Espruino a string
+ * is a chain of blocks and reading its characters one by one costs time in the square of its length:
+ * 200 000 characters kept the interpreter (and so the pet's loop) busy for 40 s.
+ */
+export const MAX_HEX_TEXT = 1024;
+
+/**
+ * The hex text without the spacing a paste may add: space, tab, CR and LF only. Named, not \s:
+ * Espruino's \s does not match the Unicode spaces (U+00A0, U+2028, ...) that Node's does, and the
+ * same text must get the same answer on the device and in the desktop tools.
+ */
+function withoutSpacing(hex: string): string {
+  return hex.replace(/[ \t\r\n]+/g, "");
+}
+
 function importHex(s: RunningPet, hex: string): string {
-  const bytes = typeof hex === "string" ? hexToBytes(hex.replace(/\s+/g, "")) : null;
+  if (typeof hex === "string" && hex.length > MAX_HEX_TEXT) {
+    s.print("import rejected: bad-length (" + hex.length + " characters; a save is " + 2 * PAYLOAD_LENGTH + " hex digits)");
+    return "bad-length";
+  }
+  const bytes = typeof hex === "string" ? hexToBytes(withoutSpacing(hex)) : null;
   if (bytes === null) {
     s.print("import rejected: bad-hex (not an even number of hex digits)");
     return "bad-hex";
