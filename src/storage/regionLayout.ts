@@ -13,6 +13,7 @@
  * n is the largest count that fits; with 4096-byte sectors and 84-byte payloads it is 48
  * (12 + 48 + 48 * 84 = 4092 bytes), the most 84-byte payloads a 4 KiB sector can hold at all.
  */
+import { readU32LE, writeU32LE } from "../core/u64";
 
 export const HEADER_SIZE = 12;
 /** Layout version stored in the third magic byte; a different layout will never look like ours. */
@@ -135,15 +136,9 @@ export function encodeHeader(l: RegionLayout, seq: number): Uint8Array {
   h[1] = MAGIC_1;
   h[2] = LAYOUT_VERSION;
   h[3] = l.payloadLength;
-  for (let b = 0; b < 4; b++) {
-    h[4 + b] = (s >>> (8 * b)) & 0xff;
-    h[8 + b] = (c >>> (8 * b)) & 0xff;
-  }
+  writeU32LE(h, 4, s);
+  writeU32LE(h, 8, c);
   return h;
-}
-
-function readU32(b: Uint8Array, o: number): number {
-  return ((b[o] as number) | ((b[o + 1] as number) << 8) | ((b[o + 2] as number) << 16) | ((b[o + 3] as number) << 24)) >>> 0;
 }
 
 /** True when every byte is 0xFF. */
@@ -176,8 +171,8 @@ export function decodeHeader(l: RegionLayout, h: Uint8Array): DecodedHeader {
   if (h[0] !== MAGIC_0 || h[1] !== MAGIC_1 || h[2] !== LAYOUT_VERSION || h[3] !== l.payloadLength) {
     return { kind: "invalid", seq: 0 };
   }
-  const s = readU32(h, 4);
-  const c = readU32(h, 8);
+  const s = readU32LE(h, 4);
+  const c = readU32LE(h, 8);
   if (((s ^ c) >>> 0) !== 0xffffffff) return { kind: "invalid", seq: 0 };
   return { kind: "valid", seq: s };
 }
