@@ -1,15 +1,10 @@
-/** Lower-case hex for bytes and back; used for nameHex, exportHex/importHex and golden files. */
+/**
+ * Lower-case hex for bytes and back; used for nameHex, exportHex/importHex and golden files.
+ * bytesToHex lives in bytes.ts beside the other whole-array helpers with a native fast path.
+ */
+export { bytesToHex } from "./bytes";
 
 const DIGITS = "0123456789abcdef";
-
-export function bytesToHex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i] as number;
-    s += DIGITS.charAt(b >> 4) + DIGITS.charAt(b & 15);
-  }
-  return s;
-}
 
 /** Bytes from hex digits (either case, no separators), or null when the text is not that. */
 export function hexToBytes(hex: string): Uint8Array | null {

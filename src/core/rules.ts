@@ -5,7 +5,7 @@
  * row by row, so a changed number has to be changed in all three places on purpose.
  */
 import { Activity, Expression, PET_EVENTS, type PetEvent, type UpdateStatus, type World } from "./types";
-import { type U64, MAX_SAFE, U64_MAX, u64, u64Add, u64Compare, u64Equal, u64FromNumber, u64Sub } from "./u64";
+import { type U64, MAX_SAFE, TWO_POW_32 } from "./u64";
 import { validateWorld } from "./world";
 
 /** What an activity does on its own: how long it lasts and what comes after. */
@@ -117,6 +117,10 @@ export function restingExpressionOf(activity: number): number {
 
 /** The row of EVENT_RULES for this event and activity, or null (no such row). */
 export function findEventRule(event: PetEvent, activity: number): EventRule | null {
+  // The table lists every activity for the first event, then for the second: try that position
+  // first (one lookup instead of a walk of the table), and walk only if someone reordered it.
+  const guess = EVENT_RULES[PET_EVENTS.indexOf(event) * ACTIVITY_RULES.length + activity];
+  if (guess !== undefined && guess.event === event && guess.activity === activity) return guess;
   for (let i = 0; i < EVENT_RULES.length; i++) {
     const r = EVENT_RULES[i] as EventRule;
     if (r.event === event && r.activity === activity) return r;
@@ -124,20 +128,13 @@ export function findEventRule(event: PetEvent, activity: number): EventRule | nu
   return null;
 }
 
-/** True when at least dwellMs have passed from `since` to `now` (since <= now is a World invariant). */
-function dwellReached(since: U64, now: U64, dwellMs: number): boolean {
-  const age = u64Sub(now, since);
-  // Dwell times are below 2^32, so the U64 is just the low half.
-  return age !== null && u64Compare(age, u64(0, dwellMs)) >= 0;
-}
-
-function isDelta(deltaMs: unknown): boolean {
-  return typeof deltaMs === "number" && deltaMs >= 0 && deltaMs <= MAX_SAFE && Math.floor(deltaMs) === deltaMs;
-}
-
-function isPetEvent(event: unknown): boolean {
-  for (let i = 0; i < PET_EVENTS.length; i++) if (PET_EVENTS[i] === event) return true;
-  return false;
+/**
+ * True when at least dwellMs (below 2^32) have passed from `since` to the clock (nowHi, nowLo);
+ * since <= now is a World invariant. The age is formed from the halves: exact while below 2^53, and
+ * any larger age is far past every dwell, so rounding there cannot change the answer.
+ */
+function dwellReached(since: U64, nowHi: number, nowLo: number, dwellMs: number): boolean {
+  return (nowHi - since.hi) * TWO_POW_32 + (nowLo - since.lo) >= dwellMs;
 }
 
 /**
@@ -150,42 +147,50 @@ function isPetEvent(event: unknown): boolean {
  * sets its field to a different value. So when the timer ends a reaction and the event in the same
  * update brings it straight back (poking a pet whose grumpy face just faded), the reaction restarts
  * with a fresh stamp instead of vanishing on the next tick.
+ *
+ * The device runs this every second, so the u64 sums are written out on the halves here instead of
+ * going through u64.ts (on Espruino every call re-reads the callee's text); the results are the
+ * same exact values, over the whole u64 range.
  */
 export function updateWorld(world: World, deltaMs: number, event?: PetEvent): UpdateStatus {
-  // Checks first, all of them before anything is written.
-  if (!isDelta(deltaMs)) return "bad-delta";
-  if (event !== undefined && !isPetEvent(event)) return "bad-event";
+  if (!(typeof deltaMs === "number" && deltaMs >= 0 && deltaMs <= MAX_SAFE && Math.floor(deltaMs) === deltaMs)) return "bad-delta";
+  if (event !== undefined && PET_EVENTS.indexOf(event) < 0) return "bad-event";
   if (validateWorld(world) !== "ok") return "invalid-world";
-  const now = u64Add(world.elapsed, u64FromNumber(deltaMs) as U64);
-  if (now === null) return "clock-overflow";
-  if (u64Equal(world.updateCount, U64_MAX)) return "count-overflow";
-  const count = u64Add(world.updateCount, u64(0, 1)) as U64;
+  // now = elapsed + delta, with the delta split into halves (it is below 2^53).
+  const deltaHi = Math.floor(deltaMs / TWO_POW_32);
+  let nowLo = world.elapsed.lo + (deltaMs - deltaHi * TWO_POW_32);
+  let nowHi = world.elapsed.hi + deltaHi;
+  if (nowLo >= TWO_POW_32) {
+    nowLo -= TWO_POW_32;
+    nowHi++;
+  }
+  if (nowHi >= TWO_POW_32) return "clock-overflow";
+  const updates = world.updateCount;
+  if (updates.hi === 0xffffffff && updates.lo === 0xffffffff) return "count-overflow";
+  const count: U64 = updates.lo === 0xffffffff ? { hi: updates.hi + 1, lo: 0 } : { hi: updates.hi, lo: updates.lo + 1 };
+  const now: U64 = { hi: nowHi, lo: nowLo };
 
-  // Everything below works on locals; the world is assigned only at the very end.
   let activity = world.activity;
   let activitySince = world.activitySince;
   let expression = world.expression;
   let expressionSince = world.expressionSince;
 
-  // 1. Time: the activity ends after its dwell, or else a transient expression fades after its own.
   const rule = ACTIVITY_RULES[activity] as ActivityRule;
-  if (dwellReached(activitySince, now, rule.dwellMs)) {
-    activity = chooseNextActivity(activity, now, count);
+  if (dwellReached(activitySince, nowHi, nowLo, rule.dwellMs)) {
+    activity = rule.next[nextActivityIndex(now, count)] as number;
     activitySince = now;
-    const resting = restingExpressionOf(activity);
+    const resting = (ACTIVITY_RULES[activity] as ActivityRule).restingExpression;
     if (expression !== resting) {
       expression = resting;
       expressionSince = now;
     }
   } else if (expression !== rule.restingExpression) {
-    const fade = (EXPRESSION_RULES[expression] as ExpressionRule).transientDwellMs;
-    if (dwellReached(expressionSince, now, fade)) {
+    if (dwellReached(expressionSince, nowHi, nowLo, (EXPRESSION_RULES[expression] as ExpressionRule).transientDwellMs)) {
       expression = rule.restingExpression;
       expressionSince = now;
     }
   }
 
-  // 2. The event, reacting to what the pet is doing after the time step.
   if (event !== undefined) {
     const reaction = findEventRule(event, activity) as EventRule;
     if (reaction.toActivity !== activity) {

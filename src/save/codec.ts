@@ -1,35 +1,24 @@
 /**
  * Save format v1: a world to 84 bytes and back. Pure functions: no I/O, no clock of their own, no
- * exceptions. Every field is written from its value byte by byte, little-endian, so host byte order
- * and object layout never reach the payload (docs/save-format-v1.md).
+ * exceptions. Every field is written from its value through a DataView with littleEndian = true, so
+ * host byte order and object layout never reach the payload (docs/save-format-v1.md).
  *
- * Runs on Espruino as ES5: u64 values stay as two u32 halves (no BigInt), no DataView, no spread.
+ * Runs on Espruino as ES5: u64 values stay as two u32 halves (no BigInt), no spread. The device and
+ * the desktop tools run this same code; its shape (one DataView, no per-byte or per-field helper
+ * calls) is the one that is fast inside the interpreter.
  */
 import type { World, WorldStatus } from "../core/types";
-import {
-  isU64,
-  MAX_SAFE,
-  readU32LE,
-  readU64LE,
-  u64Add,
-  u64Compare,
-  u64FromNumber,
-  u64IsZero,
-  u64Min,
-  u64Sub,
-  U64_ZERO,
-  writeU32LE,
-  writeU64LE,
-  type U64,
-} from "../core/u64";
-import { copyWorld, isKnownActivity, isKnownExpression, validateWorld } from "../core/world";
+import { isU64, MAX_SAFE, TWO_POW_32, U64_ZERO, type U64 } from "../core/u64";
+import { ACTIVITY_NAMES, EXPRESSION_NAMES } from "../core/types";
+import { copyWorld, validateWorld } from "../core/world";
+import { byteSum } from "../core/bytes";
 import { crc32 } from "./crc32";
 import {
   ABSENCE_CLAMP_MS,
   CRC_COVERED_LENGTH,
   FORMAT_VERSION,
   HEADER_LENGTH,
-  MAGIC,
+  MAGIC_U32LE,
   NAME_FIELD_SIZE,
   OFFSET_ACTIVITY,
   OFFSET_ACTIVITY_SINCE,
@@ -63,8 +52,6 @@ export interface LoadResult {
   absenceMs: number;
 }
 
-const ABSENCE_CLAMP: U64 = { hi: 0, lo: ABSENCE_CLAMP_MS };
-
 /**
  * A wall-clock reading as a U64, or null when it is not one. Accepts a U64 or a non-negative finite
  * number up to 2^53 - 1; a fractional part is dropped because Espruino's Date.now() carries one.
@@ -72,7 +59,9 @@ const ABSENCE_CLAMP: U64 = { hi: 0, lo: ABSENCE_CLAMP_MS };
 function clockValue(v: number | U64): U64 | null {
   if (typeof v === "number") {
     if (!(v >= 0) || v > MAX_SAFE) return null; // also rejects NaN
-    return u64FromNumber(Math.floor(v));
+    const n = Math.floor(v);
+    const hi = Math.floor(n / TWO_POW_32);
+    return { hi: hi, lo: n - hi * TWO_POW_32 };
   }
   return isU64(v) ? { hi: v.hi, lo: v.lo } : null;
 }
@@ -80,6 +69,10 @@ function clockValue(v: number | U64): U64 | null {
 /**
  * Encodes a world saved at wall-clock `savedAtMs` (UTC ms since the epoch, 0 when unknown).
  * The world is checked with validateWorld first; a failure is returned as its status and no bytes.
+ *
+ * The fields go in through one DataView over the payload's buffer (little-endian, each u64 as its
+ * two u32 halves): on Espruino that is a native call per field instead of a shift and a store per
+ * byte, and in Node it is just as exact.
  */
 export function saveWorld(world: World, savedAtMs: number | U64): SaveResult {
   const worldStatus: WorldStatus = validateWorld(world);
@@ -87,21 +80,26 @@ export function saveWorld(world: World, savedAtMs: number | U64): SaveResult {
   const savedAt = clockValue(savedAtMs);
   if (savedAt === null) return { status: "bad-saved-at", bytes: null };
 
-  const out = new Uint8Array(PAYLOAD_LENGTH); // zero-filled: the name padding needs no loop
-  for (let i = 0; i < MAGIC.length; i++) out[OFFSET_MAGIC + i] = MAGIC[i] as number;
-  out[OFFSET_VERSION] = FORMAT_VERSION & 0xff;
-  out[OFFSET_VERSION + 1] = (FORMAT_VERSION >>> 8) & 0xff;
-  writeU64LE(out, OFFSET_ELAPSED, world.elapsed);
-  writeU64LE(out, OFFSET_UPDATE_COUNT, world.updateCount);
-  writeU64LE(out, OFFSET_SAVED_AT, savedAt);
+  const buffer = new ArrayBuffer(PAYLOAD_LENGTH); // zero-filled: the name padding needs no loop
+  const out = new Uint8Array(buffer);
+  const dv = new DataView(buffer);
+  dv.setUint32(OFFSET_MAGIC, MAGIC_U32LE, true);
+  dv.setUint16(OFFSET_VERSION, FORMAT_VERSION, true);
+  dv.setUint32(OFFSET_ELAPSED, world.elapsed.lo, true);
+  dv.setUint32(OFFSET_ELAPSED + 4, world.elapsed.hi, true);
+  dv.setUint32(OFFSET_UPDATE_COUNT, world.updateCount.lo, true);
+  dv.setUint32(OFFSET_UPDATE_COUNT + 4, world.updateCount.hi, true);
+  dv.setUint32(OFFSET_SAVED_AT, savedAt.lo, true);
+  dv.setUint32(OFFSET_SAVED_AT + 4, savedAt.hi, true);
   out[OFFSET_ACTIVITY] = world.activity;
   out[OFFSET_EXPRESSION] = world.expression;
-  writeU64LE(out, OFFSET_ACTIVITY_SINCE, world.activitySince);
-  writeU64LE(out, OFFSET_EXPRESSION_SINCE, world.expressionSince);
-  const name = world.name;
-  out[OFFSET_NAME_LENGTH] = name.length;
-  for (let i = 0; i < name.length; i++) out[OFFSET_NAME_BYTES + i] = name[i] as number;
-  writeU32LE(out, OFFSET_CRC, crc32(out, 0, CRC_COVERED_LENGTH));
+  dv.setUint32(OFFSET_ACTIVITY_SINCE, world.activitySince.lo, true);
+  dv.setUint32(OFFSET_ACTIVITY_SINCE + 4, world.activitySince.hi, true);
+  dv.setUint32(OFFSET_EXPRESSION_SINCE, world.expressionSince.lo, true);
+  dv.setUint32(OFFSET_EXPRESSION_SINCE + 4, world.expressionSince.hi, true);
+  out[OFFSET_NAME_LENGTH] = world.name.length;
+  out.set(world.name, OFFSET_NAME_BYTES);
+  dv.setUint32(OFFSET_CRC, crc32(out, 0, CRC_COVERED_LENGTH), true);
   return { status: "ok", bytes: out };
 }
 
@@ -109,72 +107,71 @@ function rejected(status: LoadStatus, savedAt: U64): LoadResult {
   return { status: status, world: null, savedAt: savedAt, absenceMs: 0 };
 }
 
-/** Name length 1..31, no zero byte inside the length, every padding byte zero. */
-function nameFieldIsValid(bytes: Uint8Array): boolean {
-  const length = bytes[OFFSET_NAME_LENGTH] as number;
-  if (length < 1 || length > NAME_FIELD_SIZE) return false;
-  for (let i = 0; i < NAME_FIELD_SIZE; i++) {
-    const b = bytes[OFFSET_NAME_BYTES + i] as number;
-    if (i < length ? b === 0 : b !== 0) return false;
-  }
-  return true;
-}
-
-/**
- * The time the pet was away: now - savedAt when both are known (nonzero) and now is later, clamped
- * to seven days; otherwise zero.
- */
-function absenceBetween(savedAt: U64, now: U64): U64 {
-  if (u64IsZero(savedAt) || u64IsZero(now) || u64Compare(now, savedAt) <= 0) return U64_ZERO;
-  return u64Min(u64Sub(now, savedAt) as U64, ABSENCE_CLAMP);
-}
-
 /**
  * Decodes a payload at wall-clock `nowMs` (0 when unknown; a value that is not a clock reading counts
  * as unknown). Checks run in the contract's order and the first failure is the status. On "ok" the
  * world is copied into `into` when given; on any rejection `into` is left exactly as it was.
  * Never throws, whatever `bytes` is.
+ *
+ * Written as one function over one DataView, with the absence and the clock addition done inline
+ * on the u32 halves: the restore at boot runs it, and on Espruino every helper call costs more than
+ * the arithmetic it would do.
  */
 export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World): LoadResult {
   if (!(bytes instanceof Uint8Array) || bytes.length < HEADER_LENGTH) return rejected("too-short", U64_ZERO);
-  for (let i = 0; i < MAGIC.length; i++) {
-    if (bytes[OFFSET_MAGIC + i] !== MAGIC[i]) return rejected("bad-magic", U64_ZERO);
-  }
-  const version = (bytes[OFFSET_VERSION] as number) | ((bytes[OFFSET_VERSION + 1] as number) << 8);
-  if (version !== FORMAT_VERSION) return rejected("unsupported-version", U64_ZERO);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (dv.getUint32(OFFSET_MAGIC, true) !== MAGIC_U32LE) return rejected("bad-magic", U64_ZERO);
+  if (dv.getUint16(OFFSET_VERSION, true) !== FORMAT_VERSION) return rejected("unsupported-version", U64_ZERO);
   if (bytes.length !== PAYLOAD_LENGTH) return rejected("bad-length", U64_ZERO);
-  if (crc32(bytes, 0, CRC_COVERED_LENGTH) !== readU32LE(bytes, OFFSET_CRC)) return rejected("bad-checksum", U64_ZERO);
+  if (crc32(bytes, 0, CRC_COVERED_LENGTH) !== dv.getUint32(OFFSET_CRC, true)) return rejected("bad-checksum", U64_ZERO);
 
-  const savedAt = readU64LE(bytes, OFFSET_SAVED_AT);
+  const savedAt: U64 = { hi: dv.getUint32(OFFSET_SAVED_AT + 4, true), lo: dv.getUint32(OFFSET_SAVED_AT, true) };
   const activity = bytes[OFFSET_ACTIVITY] as number;
   const expression = bytes[OFFSET_EXPRESSION] as number;
-  if (!isKnownActivity(activity)) return rejected("unknown-activity", savedAt);
-  if (!isKnownExpression(expression)) return rejected("unknown-expression", savedAt);
-  if (!nameFieldIsValid(bytes)) return rejected("bad-name", savedAt);
+  if (activity >= ACTIVITY_NAMES.length) return rejected("unknown-activity", savedAt);
+  if (expression >= EXPRESSION_NAMES.length) return rejected("unknown-expression", savedAt);
+  // Name: length 1..31, no zero byte inside the length, every padding byte zero (their sum is 0).
+  const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
+  if (nameLength < 1 || nameLength > NAME_FIELD_SIZE) return rejected("bad-name", savedAt);
+  for (let i = 0; i < nameLength; i++) if (bytes[OFFSET_NAME_BYTES + i] === 0) return rejected("bad-name", savedAt);
+  if (byteSum(bytes.subarray(OFFSET_NAME_BYTES + nameLength, OFFSET_NAME_BYTES + NAME_FIELD_SIZE)) !== 0) return rejected("bad-name", savedAt);
 
-  const storedElapsed = readU64LE(bytes, OFFSET_ELAPSED);
+  // The absence: now - savedAt when both are known (nonzero) and now is later, clamped to seven
+  // days. The difference is formed from the halves; it is exact whenever it is below 2^53, and a
+  // larger one (where rounding could creep in) keeps its sign and is clamped anyway.
   const now = clockValue(nowMs);
-  const absence = absenceBetween(savedAt, now === null ? U64_ZERO : now);
-  const elapsed = u64Add(storedElapsed, absence);
-  if (elapsed === null) return rejected("clock-overflow", savedAt);
+  let absence = 0;
+  if (now !== null && (now.hi !== 0 || now.lo !== 0) && (savedAt.hi !== 0 || savedAt.lo !== 0)) {
+    const diff = (now.hi - savedAt.hi) * TWO_POW_32 + (now.lo - savedAt.lo);
+    if (diff > 0) absence = diff > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : diff;
+  }
+  // The world clock: the stored one plus the absence (below 2^32, so at most one carry).
+  let lo = dv.getUint32(OFFSET_ELAPSED, true) + absence;
+  let hi = dv.getUint32(OFFSET_ELAPSED + 4, true);
+  if (lo >= TWO_POW_32) {
+    lo -= TWO_POW_32;
+    hi++;
+  }
+  if (hi >= TWO_POW_32) return rejected("clock-overflow", savedAt);
 
   // Assembled in a fresh object so a rejection cannot leave a half-loaded world behind. The world
-  // that is validated is the one the caller would get: its clock already includes the absence, so a
-  // since stamp up to elapsed + absence is accepted (the contract's last step judges the assembled
-  // world, not the stored fields). Whether such a payload loads therefore depends on `now`.
-  const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
+  // judged is the one the caller would get: its clock already includes the absence, so a since
+  // stamp up to elapsed + absence is accepted (the contract's last step judges the assembled world,
+  // not the stored fields). Whether such a payload loads therefore depends on `now`. Every other
+  // rule of validateWorld was checked above, so the stamps are what is left to judge.
   const world: World = {
     name: new Uint8Array(bytes.subarray(OFFSET_NAME_BYTES, OFFSET_NAME_BYTES + nameLength)),
     activity: activity,
     expression: expression,
-    activitySince: readU64LE(bytes, OFFSET_ACTIVITY_SINCE),
-    expressionSince: readU64LE(bytes, OFFSET_EXPRESSION_SINCE),
-    elapsed: elapsed,
-    updateCount: readU64LE(bytes, OFFSET_UPDATE_COUNT),
+    activitySince: { hi: dv.getUint32(OFFSET_ACTIVITY_SINCE + 4, true), lo: dv.getUint32(OFFSET_ACTIVITY_SINCE, true) },
+    expressionSince: { hi: dv.getUint32(OFFSET_EXPRESSION_SINCE + 4, true), lo: dv.getUint32(OFFSET_EXPRESSION_SINCE, true) },
+    elapsed: { hi: hi, lo: lo },
+    updateCount: { hi: dv.getUint32(OFFSET_UPDATE_COUNT + 4, true), lo: dv.getUint32(OFFSET_UPDATE_COUNT, true) },
   };
-  const worldStatus = validateWorld(world);
-  if (worldStatus !== "ok") return rejected(worldStatus, savedAt);
+  const as = world.activitySince;
+  const es = world.expressionSince;
+  if (as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo)) return rejected("invalid-world", savedAt);
 
   const result = typeof into === "object" && into !== null ? copyWorld(into, world) : world;
-  return { status: "ok", world: result, savedAt: savedAt, absenceMs: absence.lo };
+  return { status: "ok", world: result, savedAt: savedAt, absenceMs: absence };
 }

@@ -32,17 +32,15 @@ export function crc32Bitwise(bytes: Uint8Array, start?: number, end?: number): n
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** True on Espruino (or under a test's fake `E`). Checked per call so tests can install and remove it. */
-function hasBuiltinCrc32(): boolean {
-  return typeof E !== "undefined" && !!E && typeof E.CRC32 === "function";
-}
-
-/** CRC-32 of bytes[start, end): E.CRC32 on Espruino, crc32Bitwise elsewhere. Same value either way. */
+/**
+ * CRC-32 of bytes[start, end): E.CRC32 on Espruino (or under a test's stand-in `E`, looked up per call
+ * so tests can install and remove one), crc32Bitwise elsewhere. Same value either way. One function
+ * and no helper calls: on the interpreter every call re-reads the callee's text.
+ */
 export function crc32(bytes: Uint8Array, start?: number, end?: number): number {
-  if (!hasBuiltinCrc32()) return crc32Bitwise(bytes, start, end);
-  const from = start === undefined ? 0 : start;
-  const to = end === undefined ? bytes.length : end;
-  const e = E as { CRC32: (data: Uint8Array) => number };
-  // A method call on E, as the interpreter expects; >>> 0 because it may answer a signed value.
-  return e.CRC32(bytes.subarray(from, to)) >>> 0;
+  if (typeof E !== "undefined" && E && typeof E.CRC32 === "function") {
+    // A method call on E, as the interpreter expects; >>> 0 because it may answer a signed value.
+    return E.CRC32(bytes.subarray(start === undefined ? 0 : start, end === undefined ? bytes.length : end)) >>> 0;
+  }
+  return crc32Bitwise(bytes, start, end);
 }

@@ -6,6 +6,8 @@
 
 /** The four magic bytes "PETS" (0x50 0x45 0x54 0x53) at offset 0. */
 export const MAGIC = [0x50, 0x45, 0x54, 0x53];
+/** The same four magic bytes read as one little-endian u32 (0x53544550): one DataView access, not four. */
+export const MAGIC_U32LE = 0x53544550;
 /** The only format version written and the only one read. */
 export const FORMAT_VERSION = 1;
 
