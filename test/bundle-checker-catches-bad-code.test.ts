@@ -49,6 +49,7 @@ describe("bundle checker flags what Espruino cannot run", () => {
     ["labelled loop", "outer: for (;;) { break outer; }", "label"],
     ["require of a module Espruino does not have", "var fs = require('fs');", "require"],
     ["require of a computed name", "var m = require(name);", "require"],
+    ["comma expression as an index", "var a = [5, 6], y, g; g = a[y = 1, y];", "sequence-index"],
     ["call before a function declaration", "(function () { go(); function go() {} })();", "order"],
     ["var read before its declaration", "(function () { var a = b + 1; var b = 2; })();", "order"],
     ["assignment before its var", "x = 1; var x;", "order"],
@@ -67,6 +68,7 @@ describe("bundle checker leaves Espruino-safe code alone", () => {
     ["own constructor prototypes", "function Pet() {} Pet.prototype.name = function () { return 'p'; };"],
     ["allowed modules", "var f, s; f = require('Flash'); s = require('Storage');"],
     ["Math members Espruino has", "var a = Math.floor(Math.random() * Math.abs(-2));"],
+    ["parenthesised comma expression as an index", "var a = [5, 6], y, g; g = a[(y = 1, y)];"],
     ["catch parameter shadowing", "(function () { function f() {} var e; try { f(); } catch (e) { e = 1; } })();"],
   ])("%s", (_label, code) => {
     expect(checkBundle(code)).toEqual([]);

@@ -3,8 +3,8 @@
  * code computes, so the declaration-order check passes on output that terser leaves unhoisted.
  */
 import { describe, expect, it } from "vitest";
-import { hoistVars } from "../scripts/lib/hoist.js";
-import { checkDeclarationOrder, parseEs5 } from "../scripts/lib/bundleCheck.js";
+import { hoistVars, parenthesizeIndexSequences } from "../scripts/lib/hoist.js";
+import { checkBundle, checkDeclarationOrder, parseEs5 } from "../scripts/lib/bundleCheck.js";
 
 function run(code: string): unknown {
   return new Function(code + "\nreturn main();")();
@@ -37,5 +37,18 @@ describe("hoistVars", () => {
   it("the samples really are out of order before the pass (the check can fail)", () => {
     const bad = SAMPLES.filter((code) => checkDeclarationOrder(parseEs5(code).ast!).length > 0);
     expect(bad.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("comma expressions used as an index get parentheses", () => {
+  it("wraps them, leaves other indexes alone, and the result still parses and runs the same", () => {
+
+    const code = "var a = [5, 6, 7], y, g; g = a[y = 1, y + 1] + a[0] + a[(y, 0)];";
+    const out = parenthesizeIndexSequences(code);
+    expect(out).toBe("var a = [5, 6, 7], y, g; g = a[(y = 1, y + 1)] + a[0] + a[(y, 0)];");
+    expect(checkBundle(out)).toEqual([]);
+    expect(checkBundle(code).map((f) => f.kind)).toContain("sequence-index");
+    // eslint-disable-next-line no-new-func
+    expect(new Function(code + " return g;")()).toBe(new Function(out + " return g;")());
   });
 });

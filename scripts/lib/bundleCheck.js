@@ -8,6 +8,8 @@
  * - no lookups on built-in prototypes (Array.prototype.slice is undefined there);
  * - no globals or static members Espruino lacks (Map, Set, Symbol, Math.imul, Number.isInteger, ...);
  * - no labelled statements;
+ * - no comma expression as a computed member without parentheses (`a[x = 1, x]`): Espruino's parser
+ *   reads one assignment expression between the brackets and fails on the comma;
  * - no name used before its declaration in the same function scope, and no declaration after the
  *   first call in that scope (Espruino defines a function or var only when execution reaches it);
  * - require() only with a literal name of a module built into Espruino's ESP32 build.
@@ -130,8 +132,15 @@ function isReference(node, parent) {
   }
 }
 
+/** True when the last non-blank character before `pos` is "(" (acorn does not keep parentheses). */
+function afterParen(code, pos) {
+  let i = pos - 1;
+  while (i >= 0 && /\s/.test(code.charAt(i))) i--;
+  return code.charAt(i) === "(";
+}
+
 /** Forbidden helpers, globals, members, prototype lookups, labels and require() names. */
-export function checkApiUse(ast) {
+export function checkApiUse(ast, code = null) {
   const found = [];
   walk.fullAncestor(ast, (node, _state, ancestors) => {
     const parent = ancestors[ancestors.length - 2];
@@ -160,6 +169,9 @@ export function checkApiUse(ast) {
             ),
           );
         }
+      }
+      if (node.computed && node.property.type === "SequenceExpression" && code !== null && !afterParen(code, node.property.start)) {
+        found.push(finding("sequence-index", node.property, "comma expression between [ ] without parentheses (Espruino fails: Got ',' expected ']')"));
       }
     } else if (node.type === "LabeledStatement") {
       found.push(finding("label", node, "labelled statement " + node.label.name + ": (Espruino has no labelled break/continue)"));
@@ -282,7 +294,7 @@ export function checkDeclarationOrder(ast) {
 export function checkBundle(code, options = {}) {
   const parsed = parseEs5(code);
   if (!parsed.ast) return [parsed.error];
-  const found = checkApiUse(parsed.ast);
+  const found = checkApiUse(parsed.ast, code);
   if (options.order !== false) for (const f of checkDeclarationOrder(parsed.ast)) found.push(f);
   return found.sort((a, b) => a.pos - b.pos);
 }

@@ -124,12 +124,35 @@ export function hoistVars(code) {
   return out;
 }
 
-/** rollup output plugin: runs hoistVars on the chunk (put it after terser). */
+/**
+ * Puts parentheses around a comma expression used as a computed member (`a[x = 1, x]` becomes
+ * `a[(x = 1, x)]`). terser writes that form when it inlines a function with parameters into an
+ * index, and Espruino's parser reads only one assignment expression between the brackets: it stops
+ * with "Got ',' expected ']'" (measured on 2v29). Parenthesised, the same expression parses.
+ */
+export function parenthesizeIndexSequences(code) {
+  const ast = parse(code, { ecmaVersion: 5, sourceType: "script" });
+  const inserts = [];
+  walk.simple(ast, {
+    MemberExpression(node) {
+      if (node.computed && node.property.type === "SequenceExpression" && !/\(\s*$/.test(code.slice(node.object.end, node.property.start))) {
+        inserts.push({ at: node.property.start, text: "(" }, { at: node.property.end, text: ")" });
+      }
+    },
+  });
+  // From the end, so earlier offsets stay valid; at one offset a ")" closes before a "(" opens.
+  inserts.sort((a, b) => b.at - a.at || (a.text === "(" ? -1 : 1));
+  let out = code;
+  for (const i of inserts) out = out.slice(0, i.at) + i.text + out.slice(i.at);
+  return out;
+}
+
+/** rollup output plugin: runs hoistVars, then parenthesizeIndexSequences, on the chunk (put it after terser). */
 export function espruinoHoistPlugin() {
   return {
     name: "espruino-hoist-vars",
     renderChunk(code) {
-      return { code: hoistVars(code), map: null };
+      return { code: parenthesizeIndexSequences(hoistVars(code)), map: null };
     },
   };
 }
