@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { computeLayout, encodeHeader, markAddress, sectorAddress, slotAddress } from "../src/storage/regionLayout";
-import { LoadResult } from "../src/storage/slotLog";
+import { LogResult } from "../src/storage/slotLog";
 import { ESP32, Geometry, SMALL, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 
@@ -56,7 +56,7 @@ function storageLikeImage(g: Geometry): Uint8Array {
   return img;
 }
 
-function expectNoPet(boot: LoadResult, status: string): void {
+function expectNoPet(boot: LogResult, status: string): void {
   expect(boot.status).toBe(status);
   expect(boot.payload).toBeNull();
   expect(boot.message.length).toBeGreaterThan(5);

@@ -9,7 +9,7 @@
  */
 import { Flash } from "../src/storage/flash";
 import { NorFlashSim, EraseTear, WriteTear } from "../src/storage/norFlashSim";
-import { LoadResult, SlotLog, createSlotLog } from "../src/storage/slotLog";
+import { LogResult, SlotLog, createSlotLog } from "../src/storage/slotLog";
 import { Geometry, crcValid, sameBytes } from "./storage-fixtures";
 
 export interface TearPair {
@@ -90,10 +90,10 @@ function rebootAndCheck(
   inFlight: Uint8Array,
   where: string,
   report: SweepReport,
-): LoadResult | null {
+): LogResult | null {
   sim.powerOn();
   const readBefore = sim.stats.bytesRead;
-  let boot: LoadResult;
+  let boot: LogResult;
   try {
     boot = logOver(sim, g).load();
   } catch (e) {

@@ -13,7 +13,9 @@
  * n is the largest count that fits; with 4096-byte sectors and 84-byte payloads it is 48
  * (12 + 48 + 48 * 84 = 4092 bytes), the most 84-byte payloads a 4 KiB sector can hold at all.
  */
-import { readU32LE, writeU32LE } from "../core/u64";
+import { allErased } from "../core/bytes";
+
+export { allErased };
 
 export const HEADER_SIZE = 12;
 /** Layout version stored in the third magic byte; a different layout will never look like ours. */
@@ -130,28 +132,15 @@ export function slotAddress(l: RegionLayout, i: number, slot: number): number {
 /** The 12 header bytes for sequence number `seq`. */
 export function encodeHeader(l: RegionLayout, seq: number): Uint8Array {
   const h = new Uint8Array(HEADER_SIZE);
+  const dv = new DataView(h.buffer);
   const s = seq >>> 0;
-  const c = ~s >>> 0;
   h[0] = MAGIC_0;
   h[1] = MAGIC_1;
   h[2] = LAYOUT_VERSION;
   h[3] = l.payloadLength;
-  writeU32LE(h, 4, s);
-  writeU32LE(h, 8, c);
+  dv.setUint32(4, s, true);
+  dv.setUint32(8, ~s >>> 0, true);
   return h;
-}
-
-/** True when every byte is 0xFF. */
-export function allErased(b: Uint8Array): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i] !== ERASED) return false;
-  return true;
-}
-
-/** True when both hold the same bytes: how every read-back is compared with what was programmed. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 export type HeaderKind = "valid" | "erased" | "invalid";
@@ -171,9 +160,9 @@ export function decodeHeader(l: RegionLayout, h: Uint8Array): DecodedHeader {
   if (h[0] !== MAGIC_0 || h[1] !== MAGIC_1 || h[2] !== LAYOUT_VERSION || h[3] !== l.payloadLength) {
     return { kind: "invalid", seq: 0 };
   }
-  const s = readU32LE(h, 4);
-  const c = readU32LE(h, 8);
-  if (((s ^ c) >>> 0) !== 0xffffffff) return { kind: "invalid", seq: 0 };
+  const dv = new DataView(h.buffer, h.byteOffset, HEADER_SIZE);
+  const s = dv.getUint32(4, true);
+  if (((s ^ dv.getUint32(8, true)) >>> 0) !== 0xffffffff) return { kind: "invalid", seq: 0 };
   return { kind: "valid", seq: s };
 }
 
@@ -181,4 +170,39 @@ export function decodeHeader(l: RegionLayout, h: Uint8Array): DecodedHeader {
 export function seqNewer(a: number, b: number): boolean {
   const d = (a - b) >>> 0;
   return d !== 0 && d < 0x80000000;
+}
+
+/**
+ * Sorts `order` (sector indexes) in place, newest first by `seqs[sector]`: the order the boot walks
+ * the log in, and the age pet-save inspect reports (regionScan.ts), so both always agree. The newest
+ * is the one no other is newer than; the rest sort by distance behind it, ties keeping their order.
+ * The log's own sequence numbers lie within the number of sector opens since the oldest surviving
+ * header was written (far below 2^31: flash wears out first), so this is a total order even across
+ * the 2^32 wrap.
+ */
+export function orderNewestFirst(order: number[], seqs: number[]): void {
+  if (order.length < 2) return;
+  let top = order[0] as number;
+  for (let k = 1; k < order.length; k++) {
+    const s = order[k] as number;
+    if (seqNewer(seqs[s] as number, seqs[top] as number)) top = s;
+  }
+  const topSeq = seqs[top] as number;
+  // Insertion sort: a handful of sectors, and stable without relying on the engine's sort.
+  for (let a = 1; a < order.length; a++) {
+    const x = order[a] as number;
+    const dx = (topSeq - (seqs[x] as number)) >>> 0;
+    let b = a - 1;
+    while (b >= 0 && ((topSeq - (seqs[order[b] as number] as number)) >>> 0) > dx) {
+      order[b + 1] = order[b] as number;
+      b--;
+    }
+    order[b + 1] = x;
+  }
+}
+
+/** Index of the highest committed slot (mark not 0xFF) in a sector's marks, -1 when none. */
+export function lastCommitted(marks: Uint8Array): number {
+  for (let k = marks.length - 1; k >= 0; k--) if (marks[k] !== ERASED) return k;
+  return -1;
 }

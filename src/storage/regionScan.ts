@@ -24,10 +24,10 @@ import {
   allErased,
   decodeHeader,
   markAddress,
+  orderNewestFirst,
   sectorAddress,
   slotAddress,
 } from "./regionLayout";
-import { orderNewestFirst } from "./logScan";
 
 export type ScannedSlotState = "erased" | "torn" | "committed";
 export type ScannedSectorState = "log" | "erased" | "dirty" | "foreign";

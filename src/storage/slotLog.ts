@@ -1,34 +1,113 @@
 /**
  * SlotLog: keeps the newest save payload in a reserved NOR flash region so that a power cut at any
  * instant leaves either the last completed save or the one being written, never nothing and never a
- * mixture. Layout in regionLayout.ts; the argument case by case in docs/storage.md.
+ * mixture. The byte layout is regionLayout.ts; the argument, case by case, is docs/storage.md.
+ *
+ * The whole log is this one module, the way a commit sits beside the invariants it keeps: the
+ * writer's position is a handful of fields changed only by the named steps below, each next to the
+ * invariant (docs/storage.md, "Invariants") it exists for:
+ *
+ *   load()            boot: the newest payload that passes the check; reads only (I1)
+ *   save()            one save: payload into a blank slot, read back, then its commit mark (I2)
+ *   adopt/forget      take over the position as the flash shows it, or drop it after a failure
+ *   openSector()      erase and head the next sector, never the protected one (I3), clearing the
+ *                     magic of a sector the boot would walk first (I4)
+ *   strengthen()      program again the marks the boot's answer rests on (I5)
+ *   commit()          the one-byte mark and its read-back: the instant a save becomes the newest
  *
  * The payload is an opaque fixed-length blob. Which save is newest is decided by the log (sector
  * sequence numbers and slot order), never by anything inside the payload, so hatching a new pet or
  * importing an old save behaves like any other save. Validity of a payload is the caller's check
- * (the firmware passes "CRC-32 over bytes 0..79 equals the u32 at 80"); it is expensive on the
- * device, so the log calls it as rarely as it can: once per boot unless something outside the
- * power-cut model (bit rot, a buggy writer) damaged the newest slot, and never more than
- * `maxBootChecks` times.
+ * (the firmware's is "loads with the codec"); it is expensive, so the log calls it as rarely as it
+ * can: once per boot unless something outside the power-cut model damaged the newest slot, and
+ * never more than `maxBootChecks` times.
  *
- * This file is the public face; the work is split by concern:
- *   logLoad.ts       boot: the newest valid save within the check bound, and the writer's position
- *   logScan.ts       sector headers in boot order, commit marks (read-only helpers)
- *   sectorOpen.ts    choosing, clearing, erasing and heading the next sector
- *   slotWrite.ts     one save: slot, read-back, commit mark, lazy strengthening
- *   slotLogState.ts  the state those share (writer position, counters)
- *   slotLogTypes.ts  configuration and result types (re-exported here)
- *
- * Every method returns a status; nothing throws, including when the flash adapter throws.
- * Runs on Espruino: no classes with `extends`, no Map/Set, functions defined before use.
+ * Every operation answers one shape, LogResult; nothing throws, even when the flash adapter does.
+ * Runs on Espruino: a class without `extends`, no Map/Set, functions defined before use, and few
+ * calls on the save path (each call re-reads the callee's text inside the interpreter).
  */
-import { RegionLayout, computeLayout } from "./regionLayout";
-import { loadNewestSave } from "./logLoad";
-import { writeSave } from "./slotWrite";
-import { LoadResult, SaveResult, SlotLogConfig, SlotLogStats } from "./slotLogTypes";
-import { SlotLogContext, unknownPosition } from "./slotLogState";
+import { Flash, FlashStatus, safeErase, safeRead, safeWrite } from "./flash";
+import {
+  ERASED,
+  HEADER_SIZE,
+  MARK_COMMITTED,
+  RegionLayout,
+  RegionParams,
+  computeLayout,
+  decodeHeader,
+  encodeHeader,
+  lastCommitted,
+  orderNewestFirst,
+  seqNewer,
+} from "./regionLayout";
+import { allErased, bytesEqual } from "../core/bytes";
 
-export type { LoadResult, LoadStatus, SaveResult, SaveStatus, SlotLogConfig, SlotLogStats } from "./slotLogTypes";
+export interface SlotLogConfig extends RegionParams {
+  flash: Flash;
+  /** The caller's validity check for a stored payload; each call is counted. */
+  isValidPayload: (payload: Uint8Array) => boolean;
+  /** Upper bound on validity checks in one load (default 4). */
+  maxBootChecks?: number;
+  /** Sequence number given to the first sector of a brand-new log (default 1; tests use values near 2^32). */
+  initialSequence?: number;
+}
+
+/** Every status a log operation answers. */
+export type LogStatus =
+  | "ok"
+  /** load: every sector header is erased: nothing was ever saved here. */
+  | "empty"
+  /** load: no sector carries a valid header: the region holds random or foreign data. */
+  | "no-log"
+  /**
+   * load: sectors of ours exist but not one commit mark is set in them: no save ever committed here
+   * (a sector holding a committed save is never erased, so one would have left a set mark).
+   * Typically the very first save was cut before its mark. Nothing to lose.
+   */
+  | "no-committed-save"
+  /** load: committed slots exist but none passed the validity check: a save may be there, unreadable. */
+  | "no-valid-save"
+  /** createSlotLog: the region parameters do not fit the flash. */
+  | "bad-config"
+  /** save: the payload is not exactly the layout's payload length. */
+  | "bad-length"
+  | "read-failed"
+  | "write-failed"
+  | "erase-failed"
+  /** save: a read-back after writing did not match: the flash silently failed (ESP32 ignores write errors). */
+  | "verify-failed"
+  /**
+   * save: the commit mark was written but its state could not be confirmed (its read-back failed, or
+   * the write reported an error and the mark reads set). The next boot returns either this save or
+   * the previous one; every other failure leaves the previous one newest. Save again to settle it.
+   */
+  | "commit-unknown";
+
+/** What every log operation answers. */
+export interface LogResult {
+  status: LogStatus;
+  /** Human-readable reason ("ok" on success), e.g. why there is no pet. */
+  message: string;
+  /** The flash status behind a failure ("ok" otherwise). */
+  flashStatus: FlashStatus;
+  /** load: the newest valid payload (a fresh copy) when status is "ok", else null. */
+  payload: Uint8Array | null;
+  /** load: validity checks this load performed (0 for a save). */
+  checks: number;
+  /** Where the payload is or went (sector index, slot index, sector sequence number); -1 when none. */
+  sector: number;
+  slot: number;
+  seq: number;
+  /** save: whether this save erased a sector (an erase blocks the CPU for tens of ms on the device). */
+  erased: boolean;
+}
+
+export interface SlotLogStats {
+  /** Validity checks since this SlotLog was created. */
+  validityChecks: number;
+  saves: number;
+  sectorErases: number;
+}
 
 export interface CreateResult {
   status: "ok" | "bad-config";
@@ -37,45 +116,469 @@ export interface CreateResult {
 }
 
 const DEFAULT_MAX_BOOT_CHECKS = 4;
+/** Payload read-back mismatches tolerated in one save before giving up. */
+const MAX_VERIFY_FAILURES = 2;
+/** Bytes of the header's magic word ("PL", layout version, payload length). */
+const MAGIC_SIZE = 4;
+/** Wording shared by every commit-unknown result: what the caller may and may not assume. */
+const MAY_BE_NEWEST = ": this save may or may not be the one the next boot returns (save again to be sure)";
+
+/** A result with nothing located; `checks` for loads that gave up after checking. */
+function fail(status: LogStatus, message: string, flashStatus: FlashStatus, checks?: number): LogResult {
+  return { status: status, message: message, flashStatus: flashStatus, payload: null, checks: checks || 0, sector: -1, slot: -1, seq: -1, erased: false };
+}
+
+/**
+ * What the internal steps answer when they succeed. Shared and never handed out (save and load
+ * build their own results), so the happy path allocates nothing for it.
+ */
+const STEP_OK: LogResult = fail("ok", "ok", "ok");
+
+/** Sector headers as the boot reads them: valid ones newest first, every sequence number, erased count. */
+interface HeaderScan {
+  status: FlashStatus;
+  order: number[];
+  seqs: number[];
+  erasedCount: number;
+}
 
 export class SlotLog {
   readonly layout: RegionLayout;
-  private readonly ctx: SlotLogContext;
+  private readonly flash: Flash;
+  /** The flash's erase page: a sector spanning several pages is erased page by page. */
+  private readonly pageSize: number;
+  private readonly isValidPayload: (payload: Uint8Array) => boolean;
+  private readonly maxBootChecks: number;
+  private readonly initialSequence: number;
+  private readonly counts: SlotLogStats;
+
+  // The writer's position. Only adopt(), forget(), openSector(), strengthen() and save() change it.
+  /** False until headers and marks down to the newest committed slot were read (by a load or a save). */
+  private known: boolean;
+  /** The sector with the newest valid header, -1 when the region holds no log sector. */
+  private newest: number;
+  private newestSeq: number;
+  /** The next slot of the newest sector to try; slotsPerSector or more means a sector must be opened. */
+  private nextSlot: number;
+  /**
+   * The sector holding the newest committed save (the one the boot returns), -1 when there is none.
+   * Never erased (I3): saves cut before their commit use up slots without moving it, so round robin
+   * would otherwise come back to it.
+   */
+  private protectedSector: number;
+  private protectedSeq: number;
+  /**
+   * Mark addresses the next save programs to 0x00 before anything else (I5): those found set but not
+   * exactly 0x00 when the log was adopted, and the newest set mark of the newest and of the
+   * protected sector whatever they read.
+   */
+  private weakMarks: number[];
+  /** The adopted newest sector has no committed slot: program its header again before writing into it. */
+  private refreshHeader: boolean;
 
   constructor(layout: RegionLayout, config: SlotLogConfig) {
     this.layout = layout;
-    this.ctx = {
-      flash: config.flash,
-      layout: layout,
-      pageSize: config.flash.sectorSize,
-      isValidPayload: config.isValidPayload,
-      maxBootChecks: config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks,
-      initialSequence: config.initialSequence === undefined ? 1 : config.initialSequence >>> 0,
-      counts: { validityChecks: 0, saves: 0, sectorErases: 0 },
-      position: unknownPosition(),
-    };
+    this.flash = config.flash;
+    this.pageSize = config.flash.sectorSize;
+    this.isValidPayload = config.isValidPayload;
+    this.maxBootChecks = config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks;
+    this.initialSequence = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
+    this.counts = { validityChecks: 0, saves: 0, sectorErases: 0 };
+    this.known = false;
+    this.newest = -1;
+    this.newestSeq = 0;
+    this.nextSlot = 0;
+    this.protectedSector = -1;
+    this.protectedSeq = 0;
+    this.weakMarks = [];
+    this.refreshHeader = false;
   }
 
   stats(): SlotLogStats {
-    const c = this.ctx.counts;
+    const c = this.counts;
     return { validityChecks: c.validityChecks, saves: c.saves, sectorErases: c.sectorErases };
   }
 
-  /**
-   * Finds the newest payload that passes the validity check. Reads only: a load never writes or
-   * erases, so rebooting any number of times leaves the region unchanged.
-   */
-  load(): LoadResult {
-    return loadNewestSave(this.ctx);
+  // ---- Reading where the log stands (no writes) -------------------------------------------------
+
+  /** Reads every sector header (12 bytes each) and orders the valid ones newest first. */
+  private scanHeaders(): HeaderScan {
+    const l = this.layout;
+    const order: number[] = [];
+    const seqs: number[] = [];
+    let erasedCount = 0;
+    for (let i = 0; i < l.sectorCount; i++) {
+      const r = safeRead(this.flash, HEADER_SIZE, l.address + i * l.sectorSize);
+      if (r.status !== "ok" || r.bytes === null) return { status: r.status, order: [], seqs: [], erasedCount: 0 };
+      const h = decodeHeader(l, r.bytes);
+      seqs.push(h.seq);
+      if (h.kind === "valid") order.push(i);
+      else if (h.kind === "erased") erasedCount++;
+    }
+    orderNewestFirst(order, seqs);
+    return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount };
+  }
+
+  /** The commit marks of sector `i`, or null on a read failure. */
+  private readMarks(i: number): Uint8Array | null {
+    const l = this.layout;
+    const r = safeRead(this.flash, l.slotsPerSector, l.address + i * l.sectorSize + l.marksOffset);
+    return r.status === "ok" ? r.bytes : null;
   }
 
   /**
-   * Stores `payload` as the newest save: payload into the next blank slot, read back, then its
-   * one-byte commit mark. On any failure but "commit-unknown" the previous save stays the newest
-   * readable one; after "commit-unknown" the next boot returns that one or this one.
+   * Notes for strengthen() the marks of sector `i` that are set but not exactly 0x00 (a write cut
+   * short, or bits programmed weakly: they count as committed already), and the mark of `slot`
+   * whatever it reads (a weak cell can read 0x00 now and 0xFF later). `slot` below 0 adds only the former.
    */
-  save(payload: Uint8Array): SaveResult {
-    return writeSave(this.ctx, payload);
+  private noteWeakMarks(i: number, marks: Uint8Array | null, slot: number): void {
+    const l = this.layout;
+    const base = l.address + i * l.sectorSize + l.marksOffset;
+    if (marks !== null) {
+      for (let k = 0; k < marks.length; k++) {
+        const m = marks[k] as number;
+        if (m !== ERASED && m !== MARK_COMMITTED) this.weakMarks.push(base + k);
+      }
+    }
+    if (slot >= 0 && this.weakMarks.indexOf(base + slot) < 0) this.weakMarks.push(base + slot);
+  }
+
+  /**
+   * Takes over the log as found: where to write next, which sector to protect. `newestMarks` null
+   * (or no valid header in `scan`) means there is no log yet. The weak marks were noted already.
+   */
+  private adopt(scan: HeaderScan, newestMarks: Uint8Array | null, protectedSector: number): void {
+    if (scan.order.length === 0 || newestMarks === null) {
+      this.newest = -1;
+      this.newestSeq = 0;
+      this.nextSlot = 0;
+      this.protectedSector = -1;
+      this.protectedSeq = 0;
+      this.weakMarks = [];
+      this.refreshHeader = false;
+    } else {
+      this.newest = scan.order[0] as number;
+      this.newestSeq = scan.seqs[this.newest] as number;
+      const last = lastCommitted(newestMarks);
+      this.nextSlot = last + 1;
+      this.refreshHeader = last < 0;
+      this.protectedSector = protectedSector;
+      this.protectedSeq = protectedSector < 0 ? 0 : (scan.seqs[protectedSector] as number);
+    }
+    this.known = true;
+  }
+
+  /** The flash may not be what the position says (a failure mid-step): the next save reads it again. */
+  private forget(): void {
+    this.known = false;
+  }
+
+  /** The caller's check, counted in the stats; a check that throws counts as invalid. */
+  private passesCheck(payload: Uint8Array): boolean {
+    this.counts.validityChecks++;
+    try {
+      return this.isValidPayload(payload) === true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /**
+   * Finds the newest payload that passes the validity check: sectors newest first, within each the
+   * committed slots from the highest down. Reads only (I1): a load never writes or erases, so
+   * rebooting any number of times leaves the region unchanged. Why one check is enough after any
+   * run of power cuts is argued in docs/storage.md ("Invariants").
+   */
+  load(): LogResult {
+    const l = this.layout;
+    let checks = 0;
+    this.known = false;
+    this.weakMarks = [];
+    const scan = this.scanHeaders();
+    if (scan.status !== "ok") return fail("read-failed", "could not read a sector header (" + scan.status + ")", scan.status);
+    if (scan.order.length === 0) {
+      this.adopt(scan, null, -1);
+      if (scan.erasedCount === l.sectorCount) return fail("empty", "the region is erased: nothing was saved yet", "ok");
+      return fail("no-log", "no sector carries a valid slot-log header: the region holds foreign or damaged data", "ok");
+    }
+    let newestMarks: Uint8Array | null = null;
+    // The sector of the newest committed slot, whatever its check says: protected when nothing passes.
+    let firstCommitted = -1;
+    let committedSeen = 0;
+    for (let k = 0; k < scan.order.length; k++) {
+      const sector = scan.order[k] as number;
+      const marks = this.readMarks(sector);
+      if (marks === null) return fail("read-failed", "could not read the commit marks of sector " + sector, "read-failed", checks);
+      if (k === 0) {
+        newestMarks = marks;
+        this.noteWeakMarks(sector, marks, lastCommitted(marks));
+      }
+      for (let slot = marks.length - 1; slot >= 0; slot--) {
+        if (marks[slot] === ERASED) continue;
+        committedSeen++;
+        if (firstCommitted < 0) firstCommitted = sector;
+        if (checks >= this.maxBootChecks) {
+          this.adopt(scan, newestMarks, firstCommitted);
+          return fail("no-valid-save", "gave up after " + this.maxBootChecks + " committed slots failed the validity check", "ok", checks);
+        }
+        const r = safeRead(this.flash, l.payloadLength, l.address + sector * l.sectorSize + l.slotsOffset + slot * l.payloadLength);
+        if (r.status !== "ok" || r.bytes === null) return fail("read-failed", "could not read slot " + slot + " of sector " + sector, r.status, checks);
+        checks++;
+        if (this.passesCheck(r.bytes)) {
+          // The mark this boot's answer rests on, and (for an older sector) its other weak marks.
+          this.noteWeakMarks(sector, k !== 0 ? marks : null, slot);
+          this.adopt(scan, newestMarks, sector);
+          const seq = scan.seqs[sector] as number;
+          return { status: "ok", message: "ok", flashStatus: "ok", payload: r.bytes, checks: checks, sector: sector, slot: slot, seq: seq, erased: false };
+        }
+      }
+    }
+    this.adopt(scan, newestMarks, firstCommitted);
+    // No set mark in any valid sector means no save ever committed (docs/storage.md, "Booting").
+    if (committedSeen === 0) return fail("no-committed-save", "the log has sectors but no committed save", "ok", checks);
+    return fail("no-valid-save", committedSeen + " committed slots failed the validity check", "ok", checks);
+  }
+
+  /**
+   * Reads headers and marks, newest sector first, down to the newest committed slot, and adopts the
+   * position without any validity check: for a save with no load before it, or after a failure left
+   * the writer unsure of the flash.
+   */
+  private findPosition(): FlashStatus {
+    this.weakMarks = [];
+    const scan = this.scanHeaders();
+    if (scan.status !== "ok") return scan.status;
+    if (scan.order.length === 0) {
+      this.adopt(scan, null, -1);
+      return "ok";
+    }
+    let newestMarks: Uint8Array | null = null;
+    let protectedSector = -1;
+    for (let k = 0; k < scan.order.length && protectedSector < 0; k++) {
+      const sector = scan.order[k] as number;
+      const marks = this.readMarks(sector);
+      if (marks === null) return "read-failed";
+      const last = lastCommitted(marks);
+      if (k === 0) newestMarks = marks;
+      if (k === 0 || last >= 0) this.noteWeakMarks(sector, marks, last);
+      if (last >= 0) protectedSector = sector;
+    }
+    this.adopt(scan, newestMarks, protectedSector);
+    return "ok";
+  }
+
+  // ---- Writing -----------------------------------------------------------------------------------
+
+  /**
+   * Programs the header of `sector` for sequence number `seq` and reads it back. `what` names the
+   * write in a failure message. "ok" when the read-back matches exactly, "verify-failed" when it
+   * does not (the caller decides what that means), else the flash failure.
+   */
+  private programHeader(sector: number, seq: number, what: string): LogResult {
+    const header = encodeHeader(this.layout, seq);
+    const base = this.layout.address + sector * this.layout.sectorSize;
+    const w = safeWrite(this.flash, header, base);
+    if (w !== "ok") return fail("write-failed", what + " failed (" + w + ")", w);
+    const back = safeRead(this.flash, HEADER_SIZE, base);
+    if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + sector + " failed", back.status);
+    return bytesEqual(back.bytes, header) ? STEP_OK : fail("verify-failed", "the header of sector " + sector + " did not program", "ok");
+  }
+
+  /**
+   * I5: programs to 0x00 the marks noted at adoption (set but not 0x00, and the newest set marks the
+   * boot's answer rests on even when they read 0x00). Every one is already set, so a cut here leaves
+   * it set whatever lands.
+   */
+  private strengthen(): LogResult {
+    const weak = this.weakMarks;
+    const zero = new Uint8Array(1);
+    zero[0] = MARK_COMMITTED;
+    while (weak.length > 0) {
+      const w = safeWrite(this.flash, zero, weak[weak.length - 1] as number);
+      if (w !== "ok") return fail("write-failed", "programming a partly set commit mark failed (" + w + ")", w);
+      weak.pop();
+    }
+    return STEP_OK;
+  }
+
+  /**
+   * I4: before erasing a sector that the boot would walk before the newest committed save (a valid
+   * header no older than it) or whose header is damaged, programs the header's magic word to 0x00,
+   * so that no torn erase can leave a valid-looking header there over random commit marks in front
+   * of that save: once any bit of the magic is cleared, only random bits that form the exact magic
+   * again could make the header valid. (The magic alone, not all 12 bytes: a cut while clearing the
+   * sequence words too could leave s = 0 next to an intact magic, and an erased ~s completes that.)
+   */
+  private clearMagic(target: number): LogResult {
+    const l = this.layout;
+    if (this.protectedSector < 0) return STEP_OK;
+    const base = l.address + target * l.sectorSize;
+    const r = safeRead(this.flash, HEADER_SIZE, base);
+    if (r.status !== "ok" || r.bytes === null) return fail("read-failed", "reading the header of sector " + target + " failed", r.status);
+    const h = decodeHeader(l, r.bytes);
+    if (h.kind === "erased" || (h.kind === "valid" && seqNewer(this.protectedSeq, h.seq))) return STEP_OK;
+    const w = safeWrite(this.flash, new Uint8Array(MAGIC_SIZE), base);
+    if (w !== "ok") return fail("write-failed", "clearing the header of sector " + target + " failed (" + w + ")", w);
+    const back = safeRead(this.flash, HEADER_SIZE, base);
+    if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + target + " failed", back.status);
+    if (decodeHeader(l, back.bytes).kind === "valid") return fail("verify-failed", "the header of sector " + target + " did not clear", "ok");
+    return STEP_OK;
+  }
+
+  /**
+   * I3: erases the next sector and writes its header; on success it is the newest sector and the
+   * next save goes to its slot 0. The sector chosen is the one after the newest (round robin), or the
+   * one after that when the first is the protected sector; with two or more sectors the second
+   * choice is never the protected sector too (it may be the newest itself, when the newest holds
+   * only slots of saves that never committed).
+   */
+  private openSector(): LogResult {
+    const l = this.layout;
+    let target = 0;
+    if (this.newest >= 0) {
+      target = (this.newest + 1) % l.sectorCount;
+      if (target === this.protectedSector) target = (target + 1) % l.sectorCount;
+    }
+    const seq = this.newest < 0 ? this.initialSequence : (this.newestSeq + 1) >>> 0;
+    const base = l.address + target * l.sectorSize;
+    const cleared = this.clearMagic(target);
+    if (cleared !== STEP_OK) return cleared;
+    this.counts.sectorErases++;
+    for (let off = 0; off < l.sectorSize; off += this.pageSize) {
+      const s = safeErase(this.flash, base + off);
+      if (s !== "ok") return fail("erase-failed", "erasing sector " + target + " failed (" + s + ")", s);
+    }
+    // The ESP32 port ignores erase errors: check that the header and the marks really are blank.
+    const blank = safeRead(this.flash, l.slotsOffset, base);
+    if (blank.status !== "ok" || blank.bytes === null) return fail("read-failed", "reading back erased sector " + target + " failed", blank.status);
+    if (!allErased(blank.bytes)) return fail("verify-failed", "sector " + target + " did not erase", "ok");
+    const programmed = this.programHeader(target, seq, "writing the header of sector " + target);
+    if (programmed !== STEP_OK) return programmed;
+    this.newest = target;
+    this.newestSeq = seq;
+    this.nextSlot = 0;
+    this.refreshHeader = false;
+    return STEP_OK;
+  }
+
+  /**
+   * Programs a commit mark to 0x00 and reads it back (twice if the first read fails); a mark that
+   * reads anything but 0x00 is programmed once more. Only a mark that still reads 0xFF after that
+   * is a failure (verify-failed): any other value already commits the slot.
+   *
+   * Once the mark write has been issued, the mark may be set on the flash whatever the write call
+   * said. So a failure that leaves its state unconfirmed (the read-back fails twice, or the write
+   * reported an error but the mark reads set) is "commit-unknown", never a plain failure: a plain
+   * failure promises that the previous save is still the newest, and that is only known when the
+   * mark reads 0xFF. After any failure the next save reads the writer position from the flash again.
+   */
+  private commit(markAt: number): LogResult {
+    const markBytes = new Uint8Array(1);
+    markBytes[0] = MARK_COMMITTED;
+    for (let tries = 1; ; tries++) {
+      const mw = safeWrite(this.flash, markBytes, markAt);
+      let v = -1;
+      let r = safeRead(this.flash, 1, markAt);
+      if (r.status !== "ok" || r.bytes === null) r = safeRead(this.flash, 1, markAt);
+      if (r.status === "ok" && r.bytes !== null) v = r.bytes[0] as number;
+      if (v < 0) {
+        this.forget();
+        return fail("commit-unknown", "reading back the commit mark failed" + MAY_BE_NEWEST, mw === "ok" ? "read-failed" : mw);
+      }
+      if (mw !== "ok") {
+        this.forget();
+        // Read as 0xFF the mark is not set (a set bit never reads back as erased): nothing committed.
+        if (v === ERASED) return fail("write-failed", "writing the commit mark failed (" + mw + ")", mw);
+        return fail("commit-unknown", "writing the commit mark reported " + mw + " but the mark reads set" + MAY_BE_NEWEST, mw);
+      }
+      if (v === MARK_COMMITTED || (tries >= 2 && v !== ERASED)) return STEP_OK;
+      if (tries >= 2) {
+        this.forget();
+        return fail("verify-failed", "the commit mark did not program", "ok");
+      }
+    }
+  }
+
+  /**
+   * Stores `payload` as the newest save (I2): payload into the next blank slot, read back, then its
+   * one-byte commit mark, opening a new sector when the newest has no usable slot left. On any
+   * failure but "commit-unknown" the previous save stays the newest readable one; after
+   * "commit-unknown" the next boot returns that one or this one.
+   */
+  save(payload: Uint8Array): LogResult {
+    const l = this.layout;
+    if (!(payload instanceof Uint8Array) || payload.length !== l.payloadLength) {
+      return fail("bad-length", "a payload must be exactly " + l.payloadLength + " bytes", "ok");
+    }
+    const data = new Uint8Array(payload);
+    if (!this.known) {
+      const s = this.findPosition();
+      if (s !== "ok") return fail("read-failed", "could not read the log before saving (" + s + ")", s);
+    }
+    if (this.weakMarks.length > 0) {
+      const strengthened = this.strengthen();
+      if (strengthened !== STEP_OK) return strengthened;
+    }
+    let erased = false;
+    let verifyFailures = 0;
+    let opens = 0;
+    for (;;) {
+      if (this.newest < 0 || this.nextSlot >= l.slotsPerSector) {
+        // Two opens at most: a freshly erased sector full of unusable slots means the flash is failing.
+        if (opens >= 2) return fail("verify-failed", "no usable slot after erasing two sectors", "ok");
+        opens++;
+        erased = true;
+        const opened = this.openSector();
+        if (opened !== STEP_OK) {
+          // A read-back that disagrees (a write or erase the ESP32 port silently dropped) gets one
+          // more erase; an error the flash reported ends the save.
+          if (opened.status === "verify-failed" && opens < 2) continue;
+          opened.erased = true;
+          return opened;
+        }
+      }
+      const slot = this.nextSlot;
+      const sectorBase = l.address + this.newest * l.sectorSize;
+      const markAt = sectorBase + l.marksOffset + slot;
+      const slotAt = sectorBase + l.slotsOffset + slot * l.payloadLength;
+      const mark = safeRead(this.flash, 1, markAt);
+      if (mark.status !== "ok" || mark.bytes === null) return fail("read-failed", "could not read a commit mark", mark.status);
+      const old = safeRead(this.flash, l.payloadLength, slotAt);
+      if (old.status !== "ok" || old.bytes === null) return fail("read-failed", "could not read a slot", old.status);
+      if (mark.bytes[0] !== ERASED || !allErased(old.bytes)) {
+        // Programmed by a save that never committed (power cut): never write over it before an erase.
+        this.nextSlot++;
+        continue;
+      }
+      if (this.refreshHeader) {
+        // First write into a sector adopted with nothing committed: program its header again (its
+        // last bit may have landed weakly in a cut); if it does not read back, use a new sector.
+        const refreshed = this.programHeader(this.newest, this.newestSeq, "programming the header of sector " + this.newest + " again");
+        if (refreshed === STEP_OK || refreshed.status === "verify-failed") this.refreshHeader = false;
+        if (refreshed.status === "verify-failed") {
+          this.nextSlot = l.slotsPerSector;
+          continue;
+        }
+        if (refreshed !== STEP_OK) return refreshed;
+      }
+      // From here on the slot is no longer blank whatever happens, so it is used up.
+      this.nextSlot = slot + 1;
+      const w = safeWrite(this.flash, data, slotAt);
+      if (w !== "ok") return fail("write-failed", "writing the payload failed (" + w + ")", w);
+      const back = safeRead(this.flash, l.payloadLength, slotAt);
+      if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the payload failed", back.status);
+      if (!bytesEqual(back.bytes, data)) {
+        verifyFailures++;
+        if (verifyFailures >= MAX_VERIFY_FAILURES) return fail("verify-failed", "the payload did not program (read-back differs)", "ok");
+        continue;
+      }
+      const committed = this.commit(markAt);
+      if (committed !== STEP_OK) return committed;
+      this.protectedSector = this.newest;
+      this.protectedSeq = this.newestSeq;
+      this.counts.saves++;
+      return { status: "ok", message: "ok", flashStatus: "ok", payload: null, checks: 0, sector: this.newest, slot: slot, seq: this.newestSeq, erased: erased };
+    }
   }
 }
 

@@ -14,7 +14,7 @@ import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { NorFlashSim } from "../../../storage/norFlashSim";
 import { computeLayout, type RegionLayout } from "../../../storage/regionLayout";
 import { scanRegion, type RegionScan } from "../../../storage/regionScan";
-import { createSlotLog, type LoadResult as LogLoadResult } from "../../../storage/slotLog";
+import { createSlotLog, type LogResult } from "../../../storage/slotLog";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
 
 export const BOARDS_DIR = fileURLToPath(new URL("../../../../boards/", import.meta.url));
@@ -83,7 +83,7 @@ export interface RegionContents {
   board: RegionBoard;
   layout: RegionLayout;
   /** SlotLog.load over the image: the save the firmware would restore at boot. */
-  current: LogLoadResult;
+  current: LogResult;
   scan: RegionScan;
 }
 
