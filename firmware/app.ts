@@ -8,27 +8,20 @@
  * each console method) catches what it calls, prints one line and carries on. Storage problems are
  * statuses, printed as lines, never exceptions.
  *
- * The pieces share one RunningPet (runningPet.ts): restore.ts gets the pet back from flash,
- * saving.ts writes it, loop.ts advances it, show.ts shows it, petConsole.ts and buttonAndLed.ts let
- * the owner act on it.
+ * The running pet (runningPet.ts) owns all state and every change to it; around it, store.ts gets
+ * at the flash, display.ts draws, petConsole.ts and buttonAndLed.ts let the owner act on it.
  */
 import type { World } from "../src/core/types";
 import type { PetEnv } from "./env";
 import type { PetBoard } from "./board";
 import { createDisplay } from "./display";
-import { createRunningPet } from "./runningPet";
-import { restoreOrHatch } from "./restore";
-import { noteShown } from "./show";
-import { tick, TICK_MS } from "./loop";
+import { RunningPet, TICK_MS } from "./runningPet";
 import { createPetConsole, type PetConsole } from "./petConsole";
 import { startButtonAndLed } from "./buttonAndLed";
 import { errorText } from "./report";
 
 // What the desktop host, the tests and the docs know as firmware/app's names.
-export { TICK_MS } from "./loop";
-export { FALLBACK_PET_NAME } from "./runningPet";
-export { RESTORE_RETRY_MS } from "./restore";
-export { SAVING_PAUSED } from "./saving";
+export { TICK_MS, FALLBACK_PET_NAME, RESTORE_RETRY_MS, SAVING_PAUSED } from "./runningPet";
 export type { PetConsole } from "./petConsole";
 
 /** A running pet, for the entry point and the tests. */
@@ -45,23 +38,21 @@ export interface PetApp {
 }
 
 export function startPet(board: PetBoard, env: PetEnv): PetApp {
-  const s = createRunningPet(board, env);
-
-  // Boot: the display first (so the pet appears as soon as it exists), then storage, then the rest.
-  s.display = createDisplay(board, env, s.print);
-  const bootLine = restoreOrHatch(s, board);
-  s.print(bootLine);
-  noteShown(s); // the boot line said it all; no status line until something changes
-  if (s.display !== null && !s.display.show(s.world)) s.display = null;
+  const s = new RunningPet(board, env);
+  // The display first, so the pet appears as soon as it exists; then storage, then the rest.
+  const print = function (line: string): void {
+    s.print(line);
+  };
+  const bootLine = s.boot(board, createDisplay(board, env, print));
   const pet = createPetConsole(s);
-  startButtonAndLed(board, env, s.print, pet);
+  startButtonAndLed(board, env, print, pet);
   try {
     env.publish("pet", pet);
   } catch (e) {
     s.print("pet console unavailable: " + errorText(e));
   }
   const step = function (): void {
-    tick(s);
+    s.tick();
   };
   let interval: unknown = env.setInterval(step, TICK_MS);
 
@@ -74,7 +65,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
       interval = null;
     },
     world: function () {
-      return s.world;
+      return s.currentWorld();
     },
   };
 }

@@ -3,20 +3,14 @@
  * the button calls. Each method catches what it calls and prints one line, so nothing typed can stop
  * the pet; storage problems come back as status strings.
  */
-import { createWorld } from "../src/core/world";
-import { nameForDisplay, nameFromString, utf8Decode } from "../src/core/name";
+import { nameFromString, utf8Decode } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
-import { u64ToDecimal } from "../src/core/u64";
-import type { World } from "../src/core/types";
-import { loadWorld, saveWorld } from "../src/save/codec";
+import { loadWorld } from "../src/save/codec";
 import { describeStatus } from "../src/save/status";
 import { PAYLOAD_LENGTH } from "../src/save/layout";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { errorText } from "./report";
-import { wallNow, type RunningPet } from "./runningPet";
-import { resumeSaving, saveAndReport, saveIfDue, saveStamp, SAVING_PAUSED } from "./saving";
-import { advance } from "./loop";
-import { refresh } from "./show";
+import type { RunningPet } from "./runningPet";
 
 /** The console object published as the global `pet`. Every method returns instead of throwing. */
 export interface PetConsole {
@@ -36,7 +30,8 @@ export interface PetConsole {
  */
 function typedName(s: RunningPet, name: unknown): Uint8Array | null {
   if (typeof name !== "string") return null;
-  return s.env.utf8Bytes !== undefined ? nameFromString(name, s.env.utf8Bytes) : nameFromString(name);
+  const env = s.env;
+  return env.utf8Bytes !== undefined ? nameFromString(name, env.utf8Bytes) : nameFromString(name);
 }
 
 /** The name as console text, the way typedName reads it in (pet.status().name). */
@@ -46,58 +41,6 @@ function nameText(s: RunningPet, bytes: Uint8Array): string {
     if (typeof text === "string") return text;
   }
   return utf8Decode(bytes);
-}
-
-/**
- * The owner replaced the pet (hatch, import): the old pet's owed absence and stamp base no longer
- * apply, and saving resumes even if it was paused, since the unreadable save may now be replaced.
- */
-function replacePet(s: RunningPet, world: World): void {
-  s.world = world;
-  s.owedAbsenceSince = 0;
-  s.stampBase = 0;
-  s.lastRefusal = ""; // a refusal of the old pet says nothing about the new one: print it again
-  s.saves.dirty = true;
-  resumeSaving(s);
-}
-
-function interact(s: RunningPet): string {
-  const status = advance(s, "interact");
-  if (status !== "ok") return status;
-  s.saves.requested = "interact";
-  if (!saveIfDue(s)) refresh(s, "");
-  return "ok";
-}
-
-/** Replaces the world with a new pet and writes it at once. */
-function hatch(s: RunningPet, name?: string): string {
-  const bytes = name === undefined ? s.defaultName : typedName(s, name);
-  if (bytes === null) return "bad-name";
-  replacePet(s, createWorld(bytes) as World);
-  return saveAndReport(s);
-}
-
-function rename(s: RunningPet, name: string): string {
-  const bytes = typedName(s, name);
-  if (bytes === null) return "bad-name";
-  if (s.pausedReason !== "") {
-    // The running pet is a stand-in; naming it would suggest it is kept. Hatch it with a name instead.
-    s.print("not renamed: saving paused (" + s.pausedReason + "); pet.hatch(name) or pet.importHex() to start over");
-    return SAVING_PAUSED;
-  }
-  s.world.name = bytes;
-  s.saves.dirty = true;
-  return saveAndReport(s);
-}
-
-function saveNow(s: RunningPet): string {
-  advance(s);
-  return saveAndReport(s);
-}
-
-function exportHex(s: RunningPet): string {
-  const encoded = saveWorld(s.world, saveStamp(s));
-  return encoded.bytes !== null ? bytesToHex(encoded.bytes) : encoded.status;
 }
 
 /**
@@ -129,14 +72,12 @@ function importHex(s: RunningPet, hex: string): string {
     s.print("import rejected: bad-hex (not an even number of hex digits)");
     return "bad-hex";
   }
-  const loaded = loadWorld(bytes, wallNow(s));
+  const loaded = loadWorld(bytes, s.wallNow());
   if (loaded.status !== "ok" || loaded.world === null) {
     s.print("import rejected: " + loaded.status + " (" + describeStatus(loaded.status) + ")");
     return loaded.status;
   }
-  replacePet(s, loaded.world);
-  s.print("imported " + nameForDisplay(s.world.name) + ", updates " + u64ToDecimal(s.world.updateCount));
-  return saveAndReport(s);
+  return s.importWorld(loaded);
 }
 
 /** The `pet` object over the running pet. */
@@ -154,8 +95,9 @@ export function createPetConsole(s: RunningPet): PetConsole {
   return {
     status: function () {
       try {
-        const json = payloadJson(s.world, s.savedAt);
-        json.name = nameText(s, s.world.name);
+        const world = s.currentWorld();
+        const json = payloadJson(world, s.currentSavedAt());
+        json.name = nameText(s, world.name);
         return json;
       } catch (e) {
         s.print("pet.status failed: " + errorText(e));
@@ -164,27 +106,30 @@ export function createPetConsole(s: RunningPet): PetConsole {
     },
     save: function () {
       return guarded("save", function () {
-        return saveNow(s);
+        return s.saveNow();
       });
     },
     interact: function () {
       return guarded("interact", function () {
-        return interact(s);
+        return s.interact();
       });
     },
     rename: function (name: string) {
       return guarded("rename", function () {
-        return rename(s, name);
+        const bytes = typedName(s, name);
+        return bytes === null ? "bad-name" : s.rename(bytes);
       });
     },
     hatch: function (name?: string) {
       return guarded("hatch", function () {
-        return hatch(s, name);
+        const bytes = name === undefined ? s.defaultName : typedName(s, name);
+        return bytes === null ? "bad-name" : s.hatch(bytes);
       });
     },
     exportHex: function () {
       return guarded("exportHex", function () {
-        return exportHex(s);
+        const encoded = s.encodeNow();
+        return encoded.bytes !== null ? bytesToHex(encoded.bytes) : encoded.status;
       });
     },
     importHex: function (hex: string) {

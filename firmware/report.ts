@@ -7,10 +7,14 @@ import { nameForDisplay } from "../src/core/name";
 import { u64ToDecimal } from "../src/core/u64";
 import { activityName, expressionName } from "../src/save/payloadJson";
 
-/** "Pip: playing, happy, updates 57" plus ", saved" (or ", save failed: x") when a save just ran. */
-export function statusLine(world: World, saveNote: string): string {
+/**
+ * "Pip: playing, happy, updates 57" plus ", saved" (or ", save failed: x") when a save just ran.
+ * `nameText` is nameForDisplay(world.name) when the caller has it already (the running pet keeps it
+ * while the name does not change, so a line costs no UTF-8 decoding).
+ */
+export function statusLine(world: World, saveNote: string, nameText?: string): string {
   return (
-    nameForDisplay(world.name) +
+    (nameText === undefined ? nameForDisplay(world.name) : nameText) +
     ": " +
     activityName(world.activity) +
     ", " +

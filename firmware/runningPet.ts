@@ -1,71 +1,50 @@
 /**
- * The running pet: the one object of mutable state that the firmware's pieces share (boot, the loop,
- * saving and restoring, the console). It is plain data plus the env it runs in; the rules for each
- * field live in the module named beside it, so a reader can follow one concern at a time.
+ * The running pet: the one owner of the firmware's mutable state. Every change to it is a named
+ * operation here: adopting a new world with its stamp (restore, hatch, import), the loop's step,
+ * marking it dirty or asking for a save, pausing and resuming saving, writing a save and noting its
+ * outcome, showing what changed. The console (petConsole.ts), the button (buttonAndLed.ts) and the
+ * boot (app.ts) call these operations; none of them assigns a field.
+ *
+ * Nothing the owner types or the flash holds may stop the pet: storage problems are statuses,
+ * printed as lines, never exceptions, and the loop step catches whatever it calls.
+ *
+ * On the device this class is the hot path (a tick every second, a save on every press), so its
+ * methods are few and do their work in place: on Espruino every call re-reads the callee's text, and
+ * a tick that finds nothing to do must cost next to nothing (docs/firmware.md, "Speed on the
+ * interpreter"). The pure rules live beside it: savePolicy.ts (when to save), clock.ts (what the
+ * clocks are worth), report.ts (the words).
  */
 import { createWorld } from "../src/core/world";
-import { nameFromString } from "../src/core/name";
-import { u64Add, u64FromNumber, U64_ZERO, type U64 } from "../src/core/u64";
-import type { World } from "../src/core/types";
+import { tickWorld, updateWorld } from "../src/core/rules";
+import { nameForDisplay, nameFromString } from "../src/core/name";
+import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, TWO_POW_32, type U64 } from "../src/core/u64";
+import type { PetEvent, World } from "../src/core/types";
+import { saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
+import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import type { PetEnv } from "./env";
 import type { PetBoard } from "./board";
-import type { PetStore } from "./store";
+import { openPetStore, type PetStore } from "./store";
 import type { PetDisplay } from "./display";
-import { wallClockMs } from "./clock";
-import { createSaveState, type SaveState } from "./savePolicy";
+import { lateAbsenceMs, MAX_TICK_DELTA_MS, wallClockMs } from "./clock";
+import { createSaveState, noteSaveAttempt, saveDue, type SaveState } from "./savePolicy";
+import { errorText, statusLine } from "./report";
 
 export const FALLBACK_PET_NAME = "Pip";
 
-export interface RunningPet {
-  env: PetEnv;
-  /** env.print that never throws: a broken console must not stop the pet. */
-  print: (line: string) => void;
-  /** What boot and pet.hatch() hatch when no name is given. */
-  defaultName: Uint8Array;
-  world: World;
-  /** The stamp of the last save written or restored ("savedAtMs" of pet.status()). */
-  savedAt: U64;
-  /** The slot log over the board's region; null when it could not be opened (nothing is saved). */
-  store: PetStore | null;
-  /** The panel, or null: then status lines go to the console instead (show.ts). */
-  display: PetDisplay | null;
-  /** getTime() at the last step (loop.ts). */
-  lastTime: number;
-  /** Sum of the clamped deltas: the save policy's clock, immune to the clock being set. */
-  uptime: number;
-  saves: SaveState;
-  /** What the screen or the last status line shows, to print or redraw only on change (show.ts). */
-  shownActivity: number;
-  shownExpression: number;
-  /** The name bytes last shown, by identity: a rename or a new world brings a new array. */
-  shownName: Uint8Array | null;
-  /** The last refused update's status, so a stuck world prints once rather than every second. */
-  lastRefusal: string;
-  /**
-   * The restored save's stamp (ms) while its absence is still owed: the save knew the wall clock
-   * but the boot did not. Paid once the clock becomes plausible (loop.ts); 0 when nothing is owed.
-   */
-  owedAbsenceSince: number;
-  /**
-   * The restored save's stamp (ms; 0 when it had none), the base of the stamps written while the
-   * wall clock is unknown: restored stamp + uptime since boot. The pet lived that uptime after the
-   * restored save, so the real time of such a save is at least that; a later boot with a clock then
-   * adds the absence owed since the restored save (not yet paid) as well as the one after the cut.
-   * Writing 0 instead would forget both. Cleared when the pet is replaced (hatch, import).
-   */
-  stampBase: number;
-  /**
-   * Why saving is paused, or "" when it is not. A boot that found a log of ours but could not use its
-   * save (a read failed, every committed slot failed the check, or the save is one this firmware
-   * refuses) runs the default pet WITHOUT writing it: the save may be fine on the next read, or
-   * readable by the firmware that wrote it, and a save of the stand-in pet would become the newest
-   * one for good. Saving resumes after a restore that succeeds (retried every RESTORE_RETRY_MS,
-   * restore.ts) or an explicit pet.hatch() / pet.importHex() / long-press hatch.
-   */
-  pausedReason: string;
-  /** Uptime of the last restore attempt, for the retries while paused. */
-  lastRestoreTry: number;
-}
+/** The loop's period. Each tick adds the measured time, so a late tick loses nothing. */
+export const TICK_MS = 1000;
+
+/** While saving is paused (the save could not be read), the restore is tried again this often (uptime ms). */
+export const RESTORE_RETRY_MS = 60000;
+
+/** What pet.save() and pet.rename() answer while saving is paused; nothing is written. */
+export const SAVING_PAUSED = "paused";
+
+/** The storage's status for a save whose commit mark was written but not confirmed (slotLog.ts). */
+const COMMIT_UNKNOWN = "commit-unknown";
+
+/** How the owner ends a pause, for the lines that mention it. */
+export const START_OVER = "pet.hatch() or pet.importHex() to start over";
 
 /**
  * The board's pet name as bytes. The profile's name is a string literal in the bundle (ASCII, with
@@ -77,46 +56,417 @@ function defaultPetName(board: PetBoard): Uint8Array {
   return fromBoard !== null ? fromBoard : (nameFromString(FALLBACK_PET_NAME) as Uint8Array);
 }
 
-/** The state before boot: the default pet, nothing saved, no storage or display yet. */
-export function createRunningPet(board: PetBoard, env: PetEnv): RunningPet {
-  const defaultName = defaultPetName(board);
-  return {
-    env: env,
-    print: function (line: string): void {
-      try {
-        env.print(line);
-      } catch (e) {
-        // Nowhere left to report to.
+/**
+ * True for the slot log's statuses that mean no save of ours was ever committed in the region:
+ * erased ("empty"), foreign data with no slot-log header anywhere ("no-log"), or log sectors with
+ * not one commit mark set ("no-committed-save": the first save was cut before its mark; a sector
+ * holding a committed save is never erased, so one would have left a set mark). Only these get a
+ * new pet written at boot; anything else may hold a save.
+ */
+function noSaveOfOurs(status: string): boolean {
+  return status === "empty" || status === "no-log" || status === "no-committed-save";
+}
+
+export class RunningPet {
+  readonly env: PetEnv;
+  /** What boot and pet.hatch() hatch when no name is given. */
+  readonly defaultName: Uint8Array;
+  private world_: World;
+  /** The stamp of the save the world came from or was last written as ("savedAtMs" of pet.status()). */
+  private savedAt_: U64;
+  /** The slot log over the board's region; null when it could not be opened (nothing is saved). */
+  private store_: PetStore | null;
+  /** The panel, or null: then status lines go to the console instead. */
+  private display_: PetDisplay | null;
+  /** getTime() at the last step. */
+  private lastTime_: number;
+  /** Sum of the clamped deltas: the save policy's clock, immune to the clock being set. */
+  private uptime_: number;
+  private readonly saves_: SaveState;
+  /** What the screen or the last status line shows, to redraw or print only on change. */
+  private shownActivity_: number;
+  private shownExpression_: number;
+  /** The name bytes last shown, by identity (a rename or a new world brings a new array), and their text. */
+  private shownName_: Uint8Array | null;
+  private shownNameText_: string;
+  /** The last refused update's status, so a stuck world prints once rather than every second. */
+  private lastRefusal_: string;
+  /**
+   * The restored save's stamp (ms) while its absence is still owed: the save knew the wall clock
+   * but the boot did not. Paid once the clock becomes plausible (tick); 0 when nothing is owed.
+   */
+  private owedAbsenceSince_: number;
+  /**
+   * The restored save's stamp (ms; 0 when it had none), the base of the stamps written while the
+   * wall clock is unknown: restored stamp + uptime since boot. The pet lived that uptime after the
+   * restored save, so the real time of such a save is at least that; a later boot with a clock then
+   * adds the absence owed since the restored save (not yet paid) as well as the one after the cut.
+   * Writing 0 instead would forget both. Cleared when the pet is replaced (hatch, import).
+   */
+  private stampBase_: number;
+  /**
+   * Why saving is paused, or "" when it is not. A boot that found a log of ours but could not use its
+   * save (a read failed, every committed slot failed the check, or the save is one this firmware
+   * refuses) runs the default pet WITHOUT writing it: the save may be fine on the next read, or
+   * readable by the firmware that wrote it, and a save of the stand-in pet would become the newest
+   * one for good. Saving resumes after a restore that succeeds (retried every RESTORE_RETRY_MS) or
+   * an explicit pet.hatch() / pet.importHex() / long-press hatch.
+   */
+  private pausedReason_: string;
+  /** Uptime of the last restore attempt, for the retries while paused. */
+  private lastRestoreTry_: number;
+
+  constructor(board: PetBoard, env: PetEnv) {
+    this.env = env;
+    this.defaultName = defaultPetName(board);
+    this.world_ = createWorld(this.defaultName) as World;
+    this.savedAt_ = U64_ZERO;
+    this.store_ = null;
+    this.display_ = null;
+    this.lastTime_ = env.getTime();
+    this.uptime_ = 0;
+    this.saves_ = createSaveState();
+    this.shownActivity_ = -1;
+    this.shownExpression_ = -1;
+    this.shownName_ = null;
+    this.shownNameText_ = "";
+    this.lastRefusal_ = "";
+    this.owedAbsenceSince_ = 0;
+    this.stampBase_ = 0;
+    this.pausedReason_ = "";
+    this.lastRestoreTry_ = 0;
+  }
+
+  /** env.print that never throws: a broken console must not stop the pet. */
+  print(line: string): void {
+    try {
+      this.env.print(line);
+    } catch (e) {
+      // Nowhere left to report to.
+    }
+  }
+
+  /** The live world (read it, never change it: the operations below do). */
+  currentWorld(): World {
+    return this.world_;
+  }
+
+  /** The stamp of the save the live world came from or was last written as (0: none). */
+  currentSavedAt(): U64 {
+    return this.savedAt_;
+  }
+
+  /** Why saving is paused, or "". */
+  pausedWhy(): string {
+    return this.pausedReason_;
+  }
+
+  /** The wall clock in ms, or 0 while it is not plausible (see clock.ts). */
+  wallNow(): number {
+    return wallClockMs(this.env.dateNow());
+  }
+
+  // ---- Boot -----------------------------------------------------------------------------------
+
+  /**
+   * Boot: the display (drawn as soon as the pet exists), then the region: restore the newest save,
+   * or hatch into a region with nothing of ours (and write the new pet at once), or pause saving
+   * when a save is there but cannot be used. Returns the boot line, already printed and shown.
+   */
+  boot(board: PetBoard, display: PetDisplay | null): string {
+    this.display_ = display;
+    const line = this.openAndRestore_(board);
+    this.print(line);
+    this.noteShown_(); // the boot line said it all; no status line until something changes
+    if (this.display_ !== null && !this.display_.show(this.world_)) this.display_ = null;
+    return line;
+  }
+
+  private openAndRestore_(board: PetBoard): string {
+    const petName = nameForDisplay(this.defaultName);
+    const notSaved = ", hatched " + petName + " (not saved)";
+    try {
+      const opened = openPetStore(this.env.flash, board.petRegion);
+      this.store_ = opened.store;
+      if (this.store_ === null) return "storage unavailable: " + opened.status + notSaved;
+      const r = this.restoreNewest_();
+      if (r.status === "ok") return r.line;
+      if (noSaveOfOurs(r.status)) {
+        // Write the new pet so that the next boot restores it; a failure joins the boot line.
+        this.saves_.dirty = true;
+        const status = this.writeSave_();
+        const line = r.line + ", hatched " + petName;
+        return status === "ok" ? line : line + "; first save failed: " + status;
       }
-    },
-    defaultName: defaultName,
-    world: createWorld(defaultName) as World,
-    savedAt: U64_ZERO,
-    store: null,
-    display: null,
-    lastTime: env.getTime(),
-    uptime: 0,
-    saves: createSaveState(),
-    shownActivity: -1,
-    shownExpression: -1,
-    shownName: null,
-    lastRefusal: "",
-    owedAbsenceSince: 0,
-    stampBase: 0,
-    pausedReason: "",
-    lastRestoreTry: 0,
-  };
-}
+      return this.pauseSaving_(r.line);
+    } catch (e) {
+      this.store_ = null;
+      return "storage unavailable: " + errorText(e) + notSaved;
+    }
+  }
 
-/** The wall clock in ms, or 0 while it is not plausible (see clock.ts). */
-export function wallNow(s: RunningPet): number {
-  return wallClockMs(s.env.dateNow());
-}
+  /**
+   * Reads the newest save and, when it loads, adopts it as the live world. Returns the boot line's
+   * words ("restored ...") and the status: "ok", the slot log's status when there was no save, or
+   * the codec's refusal of it; `wall` is the wall clock it loaded with (0: unknown).
+   */
+  private restoreNewest_(): { status: string; line: string; wall: number } {
+    const wall = this.wallNow(); // read once: the check, the load and the owed absence agree on it
+    const found = (this.store_ as PetStore).restore(wall);
+    const loaded = found.loaded;
+    if (loaded === null) {
+      return { status: found.status, line: (noSaveOfOurs(found.status) ? "no save found: " : "save unreadable: ") + found.reason, wall: wall };
+    }
+    if (loaded.status !== "ok" || loaded.world === null) return { status: loaded.status, line: "save rejected: " + loaded.status, wall: wall };
+    this.adoptWorld_(loaded.world, loaded.savedAt, "restored");
+    if (wall === 0) this.owedAbsenceSince_ = this.stampBase_;
+    const w = this.world_;
+    const away = loaded.absenceMs > 0 ? ", away " + Math.round(loaded.absenceMs / 1000) + " s" : "";
+    const skipped = found.skipped > 0 ? " (passed over " + found.skipped + " newer unreadable save" + (found.skipped > 1 ? "s)" : ")") : "";
+    return { status: "ok", line: "restored " + nameForDisplay(w.name) + ", updates " + u64ToDecimal(w.updateCount) + away + skipped, wall: wall };
+  }
 
-/** Adds `ms` (at most the absence clamp) to the world clock; false when the clock is at its end. */
-export function addTimeAway(s: RunningPet, ms: number): boolean {
-  const later = u64Add(s.world.elapsed, u64FromNumber(ms) as U64);
-  if (later === null) return false;
-  s.world.elapsed = later;
-  return true;
+  // ---- Putting in a new world -------------------------------------------------------------------
+
+  /**
+   * Makes `world` the live world, with `savedAt`, the stamp of the save it came from (zero for a new
+   * pet: it was never saved). A restored world keeps its stamp as the base of clockless stamps; a
+   * world the owner put in (hatch, import) replaces the pet: nothing owed, no base, saving resumes
+   * even if it was paused (the unreadable save may now be replaced), and the world is dirty.
+   */
+  private adoptWorld_(world: World, savedAt: U64, how: "restored" | "replaced"): void {
+    this.world_ = world;
+    this.savedAt_ = savedAt;
+    this.lastRefusal_ = ""; // a refusal of the old pet says nothing about the new one: print it again
+    if (how === "restored") {
+      this.stampBase_ = !u64IsZero(savedAt) && u64IsSafe(savedAt) ? u64ToNumber(savedAt) : 0;
+      return;
+    }
+    this.owedAbsenceSince_ = 0;
+    this.stampBase_ = 0;
+    this.saves_.dirty = true;
+    this.pausedReason_ = "";
+  }
+
+  /** A new pet with these name bytes, written at once. */
+  hatch(name: Uint8Array): string {
+    this.adoptWorld_(createWorld(name) as World, U64_ZERO, "replaced");
+    return this.saveAndReport();
+  }
+
+  /** A world the owner imported (already loaded by the codec), written at once. */
+  importWorld(loaded: LoadResult): string {
+    this.adoptWorld_(loaded.world as World, loaded.savedAt, "replaced");
+    this.print("imported " + nameForDisplay(this.world_.name) + ", updates " + u64ToDecimal(this.world_.updateCount));
+    return this.saveAndReport();
+  }
+
+  /** Renames the pet and writes it; refused while saving is paused (the pet is a stand-in then). */
+  rename(name: Uint8Array): string {
+    if (this.pausedReason_ !== "") {
+      this.print("not renamed: saving paused (" + this.pausedReason_ + "); pet.hatch(name) or pet.importHex() to start over");
+      return SAVING_PAUSED;
+    }
+    this.world_.name = name;
+    this.saves_.dirty = true;
+    return this.saveAndReport();
+  }
+
+  // ---- Time and events --------------------------------------------------------------------------
+
+  /**
+   * Advances the world by the time since the last call (getTime(), clamped as clock.ts says), then
+   * applies `event`. A change marks the world dirty for the periodic save; an activity change asks
+   * for a save of its own. Returns the update's status.
+   */
+  advance(event?: PetEvent): string {
+    const now = this.env.getTime();
+    let delta = 0;
+    if (typeof now === "number" && now === now) {
+      // clock.ts tickDeltaMs, written out: rounded ms, 0 for a clock set backwards, at most a minute.
+      const seconds = now - this.lastTime_;
+      if (seconds > 0) delta = Math.min(Math.round(seconds * 1000), MAX_TICK_DELTA_MS);
+      this.lastTime_ = now;
+    }
+    this.uptime_ += delta;
+    const w = this.world_;
+    const before = w.activity;
+    const status = event === undefined ? tickWorld(w, delta) : updateWorld(w, delta, event);
+    if (status !== "ok") {
+      if (status !== this.lastRefusal_) this.print("update refused: " + status);
+      this.lastRefusal_ = status;
+      return status;
+    }
+    this.lastRefusal_ = "";
+    this.saves_.dirty = true;
+    if (w.activity !== before) this.saves_.requested = "activity";
+    return status;
+  }
+
+  /** One loop step: advance, pay an owed absence, retry a paused restore, save if due, show. */
+  tick(): void {
+    try {
+      this.advance();
+      if (this.owedAbsenceSince_ !== 0) this.payOwedAbsence_();
+      if (this.pausedReason_ !== "") this.retryRestore_();
+      if (!this.saveIfDue_()) this.refresh_("");
+    } catch (e) {
+      this.print("pet: tick failed: " + errorText(e));
+    }
+  }
+
+  /** A press of the button or pet.interact(): the event, a save asked for, what changed shown. */
+  interact(): string {
+    const status = this.advance("interact");
+    if (status !== "ok") return status;
+    this.saves_.requested = "interact";
+    if (!this.saveIfDue_()) this.refresh_("");
+    return "ok";
+  }
+
+  /** Adds `ms` (at most the absence clamp) to the world clock; false when the clock is at its end. */
+  private addTimeAway_(ms: number): boolean {
+    const e = this.world_.elapsed;
+    let lo = e.lo + ms;
+    let hi = e.hi;
+    if (lo >= TWO_POW_32) {
+      lo -= TWO_POW_32;
+      hi++;
+    }
+    if (hi >= TWO_POW_32) return false;
+    this.world_.elapsed = { hi: hi, lo: lo };
+    return true;
+  }
+
+  /** Adds the absence a boot without a wall clock could not, once the clock is known (see clock.ts). */
+  private payOwedAbsence_(): void {
+    const now = this.env.dateNow();
+    if (wallClockMs(now) === 0) return; // still unknown: keep waiting
+    const away = lateAbsenceMs(this.owedAbsenceSince_, now, this.uptime_);
+    this.owedAbsenceSince_ = 0;
+    if (away === 0) return;
+    if (!this.addTimeAway_(away)) return; // the world clock is at its end; a restore would have refused too
+    this.saves_.dirty = true;
+    this.print("wall clock now known: added " + Math.round(away / 1000) + " s away");
+  }
+
+  /**
+   * While paused, tries the restore again every RESTORE_RETRY_MS. A save that reads now replaces the
+   * stand-in pet and saving resumes. With no wall clock, the time the stand-in ran is added to the
+   * restored pet's clock as time away (clamped like an absence), since the restored pet was not
+   * running meanwhile; with a wall clock the restore's own absence rule already covers it.
+   */
+  private retryRestore_(): void {
+    if (this.store_ === null || this.uptime_ - this.lastRestoreTry_ < RESTORE_RETRY_MS) return;
+    this.lastRestoreTry_ = this.uptime_;
+    const ranFor = this.uptime_;
+    const r = this.restoreNewest_();
+    if (r.status !== "ok") return; // still unreadable: the boot line said so, stay quiet
+    if (r.wall === 0) this.addTimeAway_(ranFor > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : ranFor);
+    this.pausedReason_ = "";
+    noteSaveAttempt(this.saves_, this.uptime_, true); // the restored save is the last save: nothing is due
+    this.print("save readable again: " + r.line + "; saving resumed");
+  }
+
+  // ---- Saving -----------------------------------------------------------------------------------
+
+  /** Stops saving (see pausedReason) and returns the boot line that says so. */
+  private pauseSaving_(why: string): string {
+    this.pausedReason_ = why;
+    this.lastRestoreTry_ = this.uptime_;
+    return why + "; running " + nameForDisplay(this.world_.name) + " without saving; " + START_OVER;
+  }
+
+  /** The stamp for a save written now: the wall clock, else the estimate from stampBase, else 0. */
+  saveStamp(): number {
+    const wall = this.wallNow();
+    if (wall !== 0 || this.stampBase_ === 0) return wall;
+    const estimate = this.stampBase_ + this.uptime_;
+    return estimate <= MAX_SAFE ? estimate : this.stampBase_; // saveWorld takes numbers up to 2^53 - 1
+  }
+
+  /** The live world encoded as it would be saved now (pet.exportHex()). */
+  encodeNow(): SaveResult {
+    return saveWorld(this.world_, this.saveStamp());
+  }
+
+  /** Encodes and writes the world now and notes the outcome. Returns "ok" or why not; never prints. */
+  private writeSave_(): string {
+    if (this.pausedReason_ !== "") return SAVING_PAUSED;
+    const stamp = this.saveStamp();
+    const encoded = saveWorld(this.world_, stamp);
+    let status: string = encoded.status;
+    if (encoded.bytes !== null) {
+      if (this.store_ === null) status = "no-storage";
+      else {
+        try {
+          status = this.store_.save(encoded.bytes);
+        } catch (e) {
+          status = "storage-error " + errorText(e);
+        }
+      }
+    }
+    noteSaveAttempt(this.saves_, this.uptime_, status === "ok");
+    if (status === "ok") this.savedAt_ = u64FromNumber(stamp) || U64_ZERO;
+    else if (status.indexOf(COMMIT_UNKNOWN) === 0) {
+      // The next boot may return this save or the one before: ask for another, so the loop writes it
+      // once the retry gap has passed even if nothing else would (pet.save() asks for no save of its
+      // own, and a pet that changes nothing is never periodically saved). Its success is the newest.
+      this.saves_.requested = COMMIT_UNKNOWN;
+      this.saves_.dirty = true;
+    }
+    return status;
+  }
+
+  /** Writes the world now and says how it went (the status line, or the panel plus failures). */
+  saveAndReport(): string {
+    const status = this.writeSave_();
+    if (status === SAVING_PAUSED) this.refresh_("not saved: saving paused (" + START_OVER + ")");
+    else this.refresh_(status === "ok" ? "saved" : "save failed: " + status);
+    return status;
+  }
+
+  /** pet.save(): the world brought up to now, then written. */
+  saveNow(): string {
+    this.advance();
+    return this.saveAndReport();
+  }
+
+  /** Writes the world if the save policy says so; true when it did (and so already refreshed). */
+  private saveIfDue_(): boolean {
+    if (this.pausedReason_ !== "") return false; // nothing is written while paused, not even retries
+    if (saveDue(this.saves_, this.uptime_) === null) return false;
+    this.saveAndReport();
+    return true;
+  }
+
+  // ---- Showing ----------------------------------------------------------------------------------
+
+  /** Notes what is on show now; true when it differs from what was shown (no strings built per tick). */
+  private noteShown_(): boolean {
+    const w = this.world_;
+    if (w.activity === this.shownActivity_ && w.expression === this.shownExpression_ && w.name === this.shownName_) return false;
+    this.shownActivity_ = w.activity;
+    this.shownExpression_ = w.expression;
+    if (w.name !== this.shownName_) {
+      this.shownName_ = w.name;
+      this.shownNameText_ = nameForDisplay(w.name);
+    }
+    return true;
+  }
+
+  /**
+   * Brings the outside up to date. `note` is "" or what a save did. With a display the picture is
+   * redrawn when it changed and only failures are printed; without one a status line is printed on
+   * every change and every save.
+   */
+  private refresh_(note: string): void {
+    const changed = this.noteShown_();
+    if (this.display_ !== null) {
+      if (changed && !this.display_.show(this.world_)) this.display_ = null; // it printed why; lines from now on
+      if (note !== "" && note !== "saved") this.print(statusLine(this.world_, note, this.shownNameText_));
+      return;
+    }
+    if (changed || note !== "") this.print(statusLine(this.world_, note, this.shownNameText_));
+  }
 }

@@ -211,3 +211,43 @@ export function updateWorld(world: World, deltaMs: number, event?: PetEvent): Up
   world.updateCount = count;
   return "ok";
 }
+
+/**
+ * One tick of a world its owner keeps valid (created by createWorld or loadWorld and changed only
+ * through updateWorld, this, and validated names): the same result as updateWorld(world, deltaMs)
+ * with no event for every valid world and every delta, but the common case, where no dwell ends
+ * and no half of a u64 carries, is checked and applied in a few statements. Everything else (a
+ * dwell that ends, a carry, a delta that is not a small whole number, an unknown activity or
+ * expression, a since stamp past the clock) goes through updateWorld, which validates and decides.
+ * The fast path does not re-read the name bytes: a caller that may hold an invalid world must call
+ * updateWorld. The device loop calls this every second: on Espruino a full updateWorld
+ * costs several times the whole idle tick's budget. test/core-tick-world.test.ts holds it to
+ * updateWorld over random worlds and deltas.
+ */
+export function tickWorld(world: World, deltaMs: number): UpdateStatus {
+  const elapsed = world.elapsed;
+  const updates = world.updateCount;
+  const rule = ACTIVITY_RULES[world.activity];
+  const lo = elapsed.lo + deltaMs;
+  // A whole delta that keeps the low halves below 2^32 (no carry into hi) on a known activity.
+  if (rule !== undefined && deltaMs >= 0 && deltaMs === Math.floor(deltaMs) && lo < TWO_POW_32 && updates.lo < 0xffffffff) {
+    const act = world.activitySince;
+    const exp = world.expressionSince;
+    const face = EXPRESSION_RULES[world.expression];
+    const fade = world.expression === rule.restingExpression ? -1 : face !== undefined ? face.transientDwellMs : 0;
+    // Ages as in dwellReached; `act.hi === elapsed.hi` keeps them small and exact here.
+    if (
+      act.hi === elapsed.hi &&
+      exp.hi === elapsed.hi &&
+      act.lo <= elapsed.lo &&
+      exp.lo <= elapsed.lo &&
+      lo - act.lo < rule.dwellMs &&
+      (fade < 0 || lo - exp.lo < fade) // an unknown expression (fade 0) never passes
+    ) {
+      world.elapsed = { hi: elapsed.hi, lo: lo };
+      world.updateCount = { hi: updates.hi, lo: updates.lo + 1 };
+      return "ok";
+    }
+  }
+  return updateWorld(world, deltaMs);
+}

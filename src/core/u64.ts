@@ -104,7 +104,9 @@ export function u64Sub(a: U64, b: U64): U64 | null {
 export function u64ToDecimal(v: U64): string {
   let hi = v.hi;
   let lo = v.lo;
-  if (hi === 0) return String(lo);
+  // Below 2^53 the value is an exact number, and String() prints every such integer exactly (on
+  // Espruino too): one native call instead of a division loop per digit.
+  if (hi < 0x200000) return String(hi * TWO_POW_32 + lo);
   let out = "";
   while (hi !== 0 || lo !== 0) {
     // Long division by 10 over the two halves; every intermediate stays below 2^36, so exact.

@@ -44,8 +44,12 @@ import { allErased, bytesEqual } from "../core/bytes";
 
 export interface SlotLogConfig extends RegionParams {
   flash: Flash;
-  /** The caller's validity check for a stored payload; each call is counted. */
-  isValidPayload: (payload: Uint8Array) => boolean;
+  /**
+   * The caller's validity check for a stored payload; each call is counted. It accepts a payload by
+   * answering true, or an object: whatever it worked out while checking (the firmware's check
+   * decodes the payload), handed back as LogResult.accepted so nothing is done twice.
+   */
+  isValidPayload: (payload: Uint8Array) => boolean | object;
   /** Upper bound on validity checks in one load (default 4). */
   maxBootChecks?: number;
   /** Sequence number given to the first sector of a brand-new log (default 1; tests use values near 2^32). */
@@ -94,6 +98,8 @@ export interface LogResult {
   payload: Uint8Array | null;
   /** load: validity checks this load performed (0 for a save). */
   checks: number;
+  /** load: what the validity check answered for the payload returned, when it answered an object; else null. */
+  accepted: object | null;
   /** Where the payload is or went (sector index, slot index, sector sequence number); -1 when none. */
   sector: number;
   slot: number;
@@ -125,7 +131,7 @@ const MAY_BE_NEWEST = ": this save may or may not be the one the next boot retur
 
 /** A result with nothing located; `checks` for loads that gave up after checking. */
 function fail(status: LogStatus, message: string, flashStatus: FlashStatus, checks?: number): LogResult {
-  return { status: status, message: message, flashStatus: flashStatus, payload: null, checks: checks || 0, sector: -1, slot: -1, seq: -1, erased: false };
+  return { status: status, message: message, flashStatus: flashStatus, payload: null, checks: checks || 0, accepted: null, sector: -1, slot: -1, seq: -1, erased: false };
 }
 
 /**
@@ -144,71 +150,71 @@ interface HeaderScan {
 
 export class SlotLog {
   readonly layout: RegionLayout;
-  private readonly flash: Flash;
+  private readonly flash_: Flash;
   /** The flash's erase page: a sector spanning several pages is erased page by page. */
-  private readonly pageSize: number;
-  private readonly isValidPayload: (payload: Uint8Array) => boolean;
-  private readonly maxBootChecks: number;
-  private readonly initialSequence: number;
-  private readonly counts: SlotLogStats;
+  private readonly pageSize_: number;
+  private readonly isValidPayload_: (payload: Uint8Array) => boolean | object;
+  private readonly maxBootChecks_: number;
+  private readonly initialSequence_: number;
+  private readonly counts_: SlotLogStats;
 
   // The writer's position. Only adopt(), forget(), openSector(), strengthen() and save() change it.
   /** False until headers and marks down to the newest committed slot were read (by a load or a save). */
-  private known: boolean;
+  private known_: boolean;
   /** The sector with the newest valid header, -1 when the region holds no log sector. */
-  private newest: number;
-  private newestSeq: number;
+  private newest_: number;
+  private newestSeq_: number;
   /** The next slot of the newest sector to try; slotsPerSector or more means a sector must be opened. */
-  private nextSlot: number;
+  private nextSlot_: number;
   /**
    * The sector holding the newest committed save (the one the boot returns), -1 when there is none.
    * Never erased (I3): saves cut before their commit use up slots without moving it, so round robin
    * would otherwise come back to it.
    */
-  private protectedSector: number;
-  private protectedSeq: number;
+  private protectedSector_: number;
+  private protectedSeq_: number;
   /**
    * Mark addresses the next save programs to 0x00 before anything else (I5): those found set but not
    * exactly 0x00 when the log was adopted, and the newest set mark of the newest and of the
    * protected sector whatever they read.
    */
-  private weakMarks: number[];
+  private weakMarks_: number[];
   /** The adopted newest sector has no committed slot: program its header again before writing into it. */
-  private refreshHeader: boolean;
+  private refreshHeader_: boolean;
 
   constructor(layout: RegionLayout, config: SlotLogConfig) {
     this.layout = layout;
-    this.flash = config.flash;
-    this.pageSize = config.flash.sectorSize;
-    this.isValidPayload = config.isValidPayload;
-    this.maxBootChecks = config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks;
-    this.initialSequence = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
-    this.counts = { validityChecks: 0, saves: 0, sectorErases: 0 };
-    this.known = false;
-    this.newest = -1;
-    this.newestSeq = 0;
-    this.nextSlot = 0;
-    this.protectedSector = -1;
-    this.protectedSeq = 0;
-    this.weakMarks = [];
-    this.refreshHeader = false;
+    this.flash_ = config.flash;
+    this.pageSize_ = config.flash.sectorSize;
+    this.isValidPayload_ = config.isValidPayload;
+    this.maxBootChecks_ = config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks;
+    this.initialSequence_ = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
+    this.counts_ = { validityChecks: 0, saves: 0, sectorErases: 0 };
+    this.known_ = false;
+    this.newest_ = -1;
+    this.newestSeq_ = 0;
+    this.nextSlot_ = 0;
+    this.protectedSector_ = -1;
+    this.protectedSeq_ = 0;
+    this.weakMarks_ = [];
+    this.refreshHeader_ = false;
   }
 
   stats(): SlotLogStats {
-    const c = this.counts;
+    const c = this.counts_;
     return { validityChecks: c.validityChecks, saves: c.saves, sectorErases: c.sectorErases };
   }
 
   // ---- Reading where the log stands (no writes) -------------------------------------------------
 
   /** Reads every sector header (12 bytes each) and orders the valid ones newest first. */
-  private scanHeaders(): HeaderScan {
+  private scanHeaders_(): HeaderScan {
     const l = this.layout;
     const order: number[] = [];
     const seqs: number[] = [];
     let erasedCount = 0;
     for (let i = 0; i < l.sectorCount; i++) {
-      const r = safeRead(this.flash, HEADER_SIZE, l.address + i * l.sectorSize);
+      const r = safeRead(this.flash_, HEADER_SIZE, l.address + i * l.sectorSize);
       if (r.status !== "ok" || r.bytes === null) return { status: r.status, order: [], seqs: [], erasedCount: 0 };
       const h = decodeHeader(l, r.bytes);
       seqs.push(h.seq);
@@ -220,9 +226,9 @@ export class SlotLog {
   }
 
   /** The commit marks of sector `i`, or null on a read failure. */
-  private readMarks(i: number): Uint8Array | null {
+  private readMarks_(i: number): Uint8Array | null {
     const l = this.layout;
-    const r = safeRead(this.flash, l.slotsPerSector, l.address + i * l.sectorSize + l.marksOffset);
+    const r = safeRead(this.flash_, l.slotsPerSector, l.address + i * l.sectorSize + l.marksOffset);
     return r.status === "ok" ? r.bytes : null;
   }
 
@@ -231,55 +237,59 @@ export class SlotLog {
    * short, or bits programmed weakly: they count as committed already), and the mark of `slot`
    * whatever it reads (a weak cell can read 0x00 now and 0xFF later). `slot` below 0 adds only the former.
    */
-  private noteWeakMarks(i: number, marks: Uint8Array | null, slot: number): void {
+  private noteWeakMarks_(i: number, marks: Uint8Array | null, slot: number): void {
     const l = this.layout;
     const base = l.address + i * l.sectorSize + l.marksOffset;
     if (marks !== null) {
       for (let k = 0; k < marks.length; k++) {
         const m = marks[k] as number;
-        if (m !== ERASED && m !== MARK_COMMITTED) this.weakMarks.push(base + k);
+        if (m !== ERASED && m !== MARK_COMMITTED) this.weakMarks_.push(base + k);
       }
     }
-    if (slot >= 0 && this.weakMarks.indexOf(base + slot) < 0) this.weakMarks.push(base + slot);
+    if (slot >= 0 && this.weakMarks_.indexOf(base + slot) < 0) this.weakMarks_.push(base + slot);
   }
 
   /**
    * Takes over the log as found: where to write next, which sector to protect. `newestMarks` null
    * (or no valid header in `scan`) means there is no log yet. The weak marks were noted already.
    */
-  private adopt(scan: HeaderScan, newestMarks: Uint8Array | null, protectedSector: number): void {
+  private adopt_(scan: HeaderScan, newestMarks: Uint8Array | null, protectedSector: number): void {
     if (scan.order.length === 0 || newestMarks === null) {
-      this.newest = -1;
-      this.newestSeq = 0;
-      this.nextSlot = 0;
-      this.protectedSector = -1;
-      this.protectedSeq = 0;
-      this.weakMarks = [];
-      this.refreshHeader = false;
+      this.newest_ = -1;
+      this.newestSeq_ = 0;
+      this.nextSlot_ = 0;
+      this.protectedSector_ = -1;
+      this.protectedSeq_ = 0;
+      this.weakMarks_ = [];
+      this.refreshHeader_ = false;
     } else {
-      this.newest = scan.order[0] as number;
-      this.newestSeq = scan.seqs[this.newest] as number;
+      this.newest_ = scan.order[0] as number;
+      this.newestSeq_ = scan.seqs[this.newest_] as number;
       const last = lastCommitted(newestMarks);
-      this.nextSlot = last + 1;
-      this.refreshHeader = last < 0;
-      this.protectedSector = protectedSector;
-      this.protectedSeq = protectedSector < 0 ? 0 : (scan.seqs[protectedSector] as number);
+      this.nextSlot_ = last + 1;
+      this.refreshHeader_ = last < 0;
+      this.protectedSector_ = protectedSector;
+      this.protectedSeq_ = protectedSector < 0 ? 0 : (scan.seqs[protectedSector] as number);
     }
-    this.known = true;
+    this.known_ = true;
   }
 
   /** The flash may not be what the position says (a failure mid-step): the next save reads it again. */
-  private forget(): void {
-    this.known = false;
+  private forget_(): void {
+    this.known_ = false;
   }
 
-  /** The caller's check, counted in the stats; a check that throws counts as invalid. */
-  private passesCheck(payload: Uint8Array): boolean {
-    this.counts.validityChecks++;
+  /**
+   * The caller's check, counted in the stats: true or the object it answered when it accepts the
+   * payload, null when it refuses (anything else, or a throw, is a refusal).
+   */
+  private check_(payload: Uint8Array): true | object | null {
+    this.counts_.validityChecks++;
     try {
-      return this.isValidPayload(payload) === true;
+      const answer = this.isValidPayload_(payload);
+      return answer === true || (typeof answer === "object" && answer !== null) ? answer : null;
     } catch (e) {
-      return false;
+      return null;
     }
   }
 
@@ -292,12 +302,12 @@ export class SlotLog {
   load(): LogResult {
     const l = this.layout;
     let checks = 0;
-    this.known = false;
-    this.weakMarks = [];
-    const scan = this.scanHeaders();
+    this.known_ = false;
+    this.weakMarks_ = [];
+    const scan = this.scanHeaders_();
     if (scan.status !== "ok") return fail("read-failed", "could not read a sector header (" + scan.status + ")", scan.status);
     if (scan.order.length === 0) {
-      this.adopt(scan, null, -1);
+      this.adopt_(scan, null, -1);
       if (scan.erasedCount === l.sectorCount) return fail("empty", "the region is erased: nothing was saved yet", "ok");
       return fail("no-log", "no sector carries a valid slot-log header: the region holds foreign or damaged data", "ok");
     }
@@ -307,33 +317,35 @@ export class SlotLog {
     let committedSeen = 0;
     for (let k = 0; k < scan.order.length; k++) {
       const sector = scan.order[k] as number;
-      const marks = this.readMarks(sector);
+      const marks = this.readMarks_(sector);
       if (marks === null) return fail("read-failed", "could not read the commit marks of sector " + sector, "read-failed", checks);
       if (k === 0) {
         newestMarks = marks;
-        this.noteWeakMarks(sector, marks, lastCommitted(marks));
+        this.noteWeakMarks_(sector, marks, lastCommitted(marks));
       }
       for (let slot = marks.length - 1; slot >= 0; slot--) {
         if (marks[slot] === ERASED) continue;
         committedSeen++;
         if (firstCommitted < 0) firstCommitted = sector;
-        if (checks >= this.maxBootChecks) {
-          this.adopt(scan, newestMarks, firstCommitted);
-          return fail("no-valid-save", "gave up after " + this.maxBootChecks + " committed slots failed the validity check", "ok", checks);
+        if (checks >= this.maxBootChecks_) {
+          this.adopt_(scan, newestMarks, firstCommitted);
+          return fail("no-valid-save", "gave up after " + this.maxBootChecks_ + " committed slots failed the validity check", "ok", checks);
         }
-        const r = safeRead(this.flash, l.payloadLength, l.address + sector * l.sectorSize + l.slotsOffset + slot * l.payloadLength);
+        const r = safeRead(this.flash_, l.payloadLength, l.address + sector * l.sectorSize + l.slotsOffset + slot * l.payloadLength);
         if (r.status !== "ok" || r.bytes === null) return fail("read-failed", "could not read slot " + slot + " of sector " + sector, r.status, checks);
         checks++;
-        if (this.passesCheck(r.bytes)) {
+        const answer = this.check_(r.bytes);
+        if (answer !== null) {
           // The mark this boot's answer rests on, and (for an older sector) its other weak marks.
-          this.noteWeakMarks(sector, k !== 0 ? marks : null, slot);
-          this.adopt(scan, newestMarks, sector);
+          this.noteWeakMarks_(sector, k !== 0 ? marks : null, slot);
+          this.adopt_(scan, newestMarks, sector);
           const seq = scan.seqs[sector] as number;
-          return { status: "ok", message: "ok", flashStatus: "ok", payload: r.bytes, checks: checks, sector: sector, slot: slot, seq: seq, erased: false };
+          const accepted = answer === true ? null : answer;
+          return { status: "ok", message: "ok", flashStatus: "ok", payload: r.bytes, checks: checks, accepted: accepted, sector: sector, slot: slot, seq: seq, erased: false };
         }
       }
     }
-    this.adopt(scan, newestMarks, firstCommitted);
+    this.adopt_(scan, newestMarks, firstCommitted);
     // No set mark in any valid sector means no save ever committed (docs/storage.md, "Booting").
     if (committedSeen === 0) return fail("no-committed-save", "the log has sectors but no committed save", "ok", checks);
     return fail("no-valid-save", committedSeen + " committed slots failed the validity check", "ok", checks);
@@ -344,26 +356,26 @@ export class SlotLog {
    * position without any validity check: for a save with no load before it, or after a failure left
    * the writer unsure of the flash.
    */
-  private findPosition(): FlashStatus {
-    this.weakMarks = [];
-    const scan = this.scanHeaders();
+  private findPosition_(): FlashStatus {
+    this.weakMarks_ = [];
+    const scan = this.scanHeaders_();
     if (scan.status !== "ok") return scan.status;
     if (scan.order.length === 0) {
-      this.adopt(scan, null, -1);
+      this.adopt_(scan, null, -1);
       return "ok";
     }
     let newestMarks: Uint8Array | null = null;
     let protectedSector = -1;
     for (let k = 0; k < scan.order.length && protectedSector < 0; k++) {
       const sector = scan.order[k] as number;
-      const marks = this.readMarks(sector);
+      const marks = this.readMarks_(sector);
       if (marks === null) return "read-failed";
       const last = lastCommitted(marks);
       if (k === 0) newestMarks = marks;
-      if (k === 0 || last >= 0) this.noteWeakMarks(sector, marks, last);
+      if (k === 0 || last >= 0) this.noteWeakMarks_(sector, marks, last);
       if (last >= 0) protectedSector = sector;
     }
-    this.adopt(scan, newestMarks, protectedSector);
+    this.adopt_(scan, newestMarks, protectedSector);
     return "ok";
   }
 
@@ -374,12 +386,12 @@ export class SlotLog {
    * write in a failure message. "ok" when the read-back matches exactly, "verify-failed" when it
    * does not (the caller decides what that means), else the flash failure.
    */
-  private programHeader(sector: number, seq: number, what: string): LogResult {
+  private programHeader_(sector: number, seq: number, what: string): LogResult {
     const header = encodeHeader(this.layout, seq);
     const base = this.layout.address + sector * this.layout.sectorSize;
-    const w = safeWrite(this.flash, header, base);
+    const w = safeWrite(this.flash_, header, base);
     if (w !== "ok") return fail("write-failed", what + " failed (" + w + ")", w);
-    const back = safeRead(this.flash, HEADER_SIZE, base);
+    const back = safeRead(this.flash_, HEADER_SIZE, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + sector + " failed", back.status);
     return bytesEqual(back.bytes, header) ? STEP_OK : fail("verify-failed", "the header of sector " + sector + " did not program", "ok");
   }
@@ -389,12 +401,12 @@ export class SlotLog {
    * boot's answer rests on even when they read 0x00). Every one is already set, so a cut here leaves
    * it set whatever lands.
    */
-  private strengthen(): LogResult {
-    const weak = this.weakMarks;
+  private strengthen_(): LogResult {
+    const weak = this.weakMarks_;
     const zero = new Uint8Array(1);
     zero[0] = MARK_COMMITTED;
     while (weak.length > 0) {
-      const w = safeWrite(this.flash, zero, weak[weak.length - 1] as number);
+      const w = safeWrite(this.flash_, zero, weak[weak.length - 1] as number);
       if (w !== "ok") return fail("write-failed", "programming a partly set commit mark failed (" + w + ")", w);
       weak.pop();
     }
@@ -409,17 +421,17 @@ export class SlotLog {
    * again could make the header valid. (The magic alone, not all 12 bytes: a cut while clearing the
    * sequence words too could leave s = 0 next to an intact magic, and an erased ~s completes that.)
    */
-  private clearMagic(target: number): LogResult {
+  private clearMagic_(target: number): LogResult {
     const l = this.layout;
-    if (this.protectedSector < 0) return STEP_OK;
+    if (this.protectedSector_ < 0) return STEP_OK;
     const base = l.address + target * l.sectorSize;
-    const r = safeRead(this.flash, HEADER_SIZE, base);
+    const r = safeRead(this.flash_, HEADER_SIZE, base);
     if (r.status !== "ok" || r.bytes === null) return fail("read-failed", "reading the header of sector " + target + " failed", r.status);
     const h = decodeHeader(l, r.bytes);
-    if (h.kind === "erased" || (h.kind === "valid" && seqNewer(this.protectedSeq, h.seq))) return STEP_OK;
-    const w = safeWrite(this.flash, new Uint8Array(MAGIC_SIZE), base);
+    if (h.kind === "erased" || (h.kind === "valid" && seqNewer(this.protectedSeq_, h.seq))) return STEP_OK;
+    const w = safeWrite(this.flash_, new Uint8Array(MAGIC_SIZE), base);
     if (w !== "ok") return fail("write-failed", "clearing the header of sector " + target + " failed (" + w + ")", w);
-    const back = safeRead(this.flash, HEADER_SIZE, base);
+    const back = safeRead(this.flash_, HEADER_SIZE, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + target + " failed", back.status);
     if (decodeHeader(l, back.bytes).kind === "valid") return fail("verify-failed", "the header of sector " + target + " did not clear", "ok");
     return STEP_OK;
@@ -432,32 +444,32 @@ export class SlotLog {
    * choice is never the protected sector too (it may be the newest itself, when the newest holds
    * only slots of saves that never committed).
    */
-  private openSector(): LogResult {
+  private openSector_(): LogResult {
     const l = this.layout;
     let target = 0;
-    if (this.newest >= 0) {
-      target = (this.newest + 1) % l.sectorCount;
-      if (target === this.protectedSector) target = (target + 1) % l.sectorCount;
+    if (this.newest_ >= 0) {
+      target = (this.newest_ + 1) % l.sectorCount;
+      if (target === this.protectedSector_) target = (target + 1) % l.sectorCount;
     }
-    const seq = this.newest < 0 ? this.initialSequence : (this.newestSeq + 1) >>> 0;
+    const seq = this.newest_ < 0 ? this.initialSequence_ : (this.newestSeq_ + 1) >>> 0;
     const base = l.address + target * l.sectorSize;
-    const cleared = this.clearMagic(target);
+    const cleared = this.clearMagic_(target);
     if (cleared !== STEP_OK) return cleared;
-    this.counts.sectorErases++;
-    for (let off = 0; off < l.sectorSize; off += this.pageSize) {
-      const s = safeErase(this.flash, base + off);
+    this.counts_.sectorErases++;
+    for (let off = 0; off < l.sectorSize; off += this.pageSize_) {
+      const s = safeErase(this.flash_, base + off);
       if (s !== "ok") return fail("erase-failed", "erasing sector " + target + " failed (" + s + ")", s);
     }
     // The ESP32 port ignores erase errors: check that the header and the marks really are blank.
-    const blank = safeRead(this.flash, l.slotsOffset, base);
+    const blank = safeRead(this.flash_, l.slotsOffset, base);
     if (blank.status !== "ok" || blank.bytes === null) return fail("read-failed", "reading back erased sector " + target + " failed", blank.status);
     if (!allErased(blank.bytes)) return fail("verify-failed", "sector " + target + " did not erase", "ok");
-    const programmed = this.programHeader(target, seq, "writing the header of sector " + target);
+    const programmed = this.programHeader_(target, seq, "writing the header of sector " + target);
     if (programmed !== STEP_OK) return programmed;
-    this.newest = target;
-    this.newestSeq = seq;
-    this.nextSlot = 0;
-    this.refreshHeader = false;
+    this.newest_ = target;
+    this.newestSeq_ = seq;
+    this.nextSlot_ = 0;
+    this.refreshHeader_ = false;
     return STEP_OK;
   }
 
@@ -472,28 +484,28 @@ export class SlotLog {
    * failure promises that the previous save is still the newest, and that is only known when the
    * mark reads 0xFF. After any failure the next save reads the writer position from the flash again.
    */
-  private commit(markAt: number): LogResult {
+  private commit_(markAt: number): LogResult {
     const markBytes = new Uint8Array(1);
     markBytes[0] = MARK_COMMITTED;
     for (let tries = 1; ; tries++) {
-      const mw = safeWrite(this.flash, markBytes, markAt);
+      const mw = safeWrite(this.flash_, markBytes, markAt);
       let v = -1;
-      let r = safeRead(this.flash, 1, markAt);
-      if (r.status !== "ok" || r.bytes === null) r = safeRead(this.flash, 1, markAt);
+      let r = safeRead(this.flash_, 1, markAt);
+      if (r.status !== "ok" || r.bytes === null) r = safeRead(this.flash_, 1, markAt);
       if (r.status === "ok" && r.bytes !== null) v = r.bytes[0] as number;
       if (v < 0) {
-        this.forget();
+        this.forget_();
         return fail("commit-unknown", "reading back the commit mark failed" + MAY_BE_NEWEST, mw === "ok" ? "read-failed" : mw);
       }
       if (mw !== "ok") {
-        this.forget();
+        this.forget_();
         // Read as 0xFF the mark is not set (a set bit never reads back as erased): nothing committed.
         if (v === ERASED) return fail("write-failed", "writing the commit mark failed (" + mw + ")", mw);
         return fail("commit-unknown", "writing the commit mark reported " + mw + " but the mark reads set" + MAY_BE_NEWEST, mw);
       }
       if (v === MARK_COMMITTED || (tries >= 2 && v !== ERASED)) return STEP_OK;
       if (tries >= 2) {
-        this.forget();
+        this.forget_();
         return fail("verify-failed", "the commit mark did not program", "ok");
       }
     }
@@ -511,24 +523,24 @@ export class SlotLog {
       return fail("bad-length", "a payload must be exactly " + l.payloadLength + " bytes", "ok");
     }
     const data = new Uint8Array(payload);
-    if (!this.known) {
-      const s = this.findPosition();
+    if (!this.known_) {
+      const s = this.findPosition_();
       if (s !== "ok") return fail("read-failed", "could not read the log before saving (" + s + ")", s);
     }
-    if (this.weakMarks.length > 0) {
-      const strengthened = this.strengthen();
+    if (this.weakMarks_.length > 0) {
+      const strengthened = this.strengthen_();
       if (strengthened !== STEP_OK) return strengthened;
     }
     let erased = false;
     let verifyFailures = 0;
     let opens = 0;
     for (;;) {
-      if (this.newest < 0 || this.nextSlot >= l.slotsPerSector) {
+      if (this.newest_ < 0 || this.nextSlot_ >= l.slotsPerSector) {
         // Two opens at most: a freshly erased sector full of unusable slots means the flash is failing.
         if (opens >= 2) return fail("verify-failed", "no usable slot after erasing two sectors", "ok");
         opens++;
         erased = true;
-        const opened = this.openSector();
+        const opened = this.openSector_();
         if (opened !== STEP_OK) {
           // A read-back that disagrees (a write or erase the ESP32 port silently dropped) gets one
           // more erase; an error the flash reported ends the save.
@@ -537,47 +549,47 @@ export class SlotLog {
           return opened;
         }
       }
-      const slot = this.nextSlot;
-      const sectorBase = l.address + this.newest * l.sectorSize;
+      const slot = this.nextSlot_;
+      const sectorBase = l.address + this.newest_ * l.sectorSize;
       const markAt = sectorBase + l.marksOffset + slot;
       const slotAt = sectorBase + l.slotsOffset + slot * l.payloadLength;
-      const mark = safeRead(this.flash, 1, markAt);
+      const mark = safeRead(this.flash_, 1, markAt);
       if (mark.status !== "ok" || mark.bytes === null) return fail("read-failed", "could not read a commit mark", mark.status);
-      const old = safeRead(this.flash, l.payloadLength, slotAt);
+      const old = safeRead(this.flash_, l.payloadLength, slotAt);
       if (old.status !== "ok" || old.bytes === null) return fail("read-failed", "could not read a slot", old.status);
       if (mark.bytes[0] !== ERASED || !allErased(old.bytes)) {
         // Programmed by a save that never committed (power cut): never write over it before an erase.
-        this.nextSlot++;
+        this.nextSlot_++;
         continue;
       }
-      if (this.refreshHeader) {
+      if (this.refreshHeader_) {
         // First write into a sector adopted with nothing committed: program its header again (its
         // last bit may have landed weakly in a cut); if it does not read back, use a new sector.
-        const refreshed = this.programHeader(this.newest, this.newestSeq, "programming the header of sector " + this.newest + " again");
-        if (refreshed === STEP_OK || refreshed.status === "verify-failed") this.refreshHeader = false;
+        const refreshed = this.programHeader_(this.newest_, this.newestSeq_, "programming the header of sector " + this.newest_ + " again");
+        if (refreshed === STEP_OK || refreshed.status === "verify-failed") this.refreshHeader_ = false;
         if (refreshed.status === "verify-failed") {
-          this.nextSlot = l.slotsPerSector;
+          this.nextSlot_ = l.slotsPerSector;
           continue;
         }
         if (refreshed !== STEP_OK) return refreshed;
       }
       // From here on the slot is no longer blank whatever happens, so it is used up.
-      this.nextSlot = slot + 1;
-      const w = safeWrite(this.flash, data, slotAt);
+      this.nextSlot_ = slot + 1;
+      const w = safeWrite(this.flash_, data, slotAt);
       if (w !== "ok") return fail("write-failed", "writing the payload failed (" + w + ")", w);
-      const back = safeRead(this.flash, l.payloadLength, slotAt);
+      const back = safeRead(this.flash_, l.payloadLength, slotAt);
       if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the payload failed", back.status);
       if (!bytesEqual(back.bytes, data)) {
         verifyFailures++;
         if (verifyFailures >= MAX_VERIFY_FAILURES) return fail("verify-failed", "the payload did not program (read-back differs)", "ok");
         continue;
       }
-      const committed = this.commit(markAt);
+      const committed = this.commit_(markAt);
       if (committed !== STEP_OK) return committed;
-      this.protectedSector = this.newest;
-      this.protectedSeq = this.newestSeq;
-      this.counts.saves++;
-      return { status: "ok", message: "ok", flashStatus: "ok", payload: null, checks: 0, sector: this.newest, slot: slot, seq: this.newestSeq, erased: erased };
+      this.protectedSector_ = this.newest_;
+      this.protectedSeq_ = this.newestSeq_;
+      this.counts_.saves++;
+      return { status: "ok", message: "ok", flashStatus: "ok", payload: null, checks: 0, accepted: null, sector: this.newest_, slot: slot, seq: this.newestSeq_, erased: erased };
     }
   }
 }

@@ -23,11 +23,21 @@ function asInt(n: number): number {
   return n >= 0 && n < 2147483648 ? n | 0 : n;
 }
 
-/** Wraps `mod` (e.g. require("Flash")); `pageSize` is the erase unit (4096 on ESP32, 1024 on Linux). */
-export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): Flash {
+/**
+ * Wraps `mod` (e.g. require("Flash")); `pageSize` is the erase unit (4096 on ESP32, 1024 on Linux).
+ * With `region`, every call outside region.address .. region.address + region.size answers
+ * "out-of-range" and never reaches the device: the slot log only addresses its region, so this is
+ * a guard against bugs, worth having because the Linux build of the interpreter stops on an
+ * assertion for flash outside its file and a stray erase on the ESP32 could hit the firmware's own
+ * Storage. One adapter does both jobs so a flash call on the device costs one JavaScript call here.
+ */
+export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number, region?: { address: number; size: number }): Flash {
+  const lo = region === undefined ? 0 : region.address;
+  const hi = region === undefined ? Infinity : region.address + region.size;
   return {
     sectorSize: pageSize,
     read: function (length: number, address: number): FlashRead {
+      if (!(address >= lo && length >= 0 && address + length <= hi)) return { status: "out-of-range", bytes: null };
       try {
         const n = asInt(length);
         const b = mod.read(n, asInt(address));
@@ -39,6 +49,7 @@ export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): F
       }
     },
     write: function (data: Uint8Array, address: number): FlashStatus {
+      if (!(address >= lo && address + data.length <= hi)) return "out-of-range";
       try {
         mod.write(data, asInt(address));
         return "ok";
@@ -47,6 +58,7 @@ export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number): F
       }
     },
     erasePage: function (address: number): FlashStatus {
+      if (!(address >= lo && address + 1 <= hi)) return "out-of-range";
       try {
         mod.erasePage(asInt(address));
         return "ok";

@@ -1,0 +1,81 @@
+/**
+ * tickWorld is the loop's fast step: for every world and delta it must leave the same world and
+ * answer the same status as updateWorld(world, delta) with no event, including worlds next to a
+ * dwell's end, next to a carry in either u64 half, and worlds updateWorld refuses.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { tickWorld, updateWorld } from "../src/core/rules";
+import { createWorld, cloneWorld } from "../src/core/world";
+import type { World } from "../src/core/types";
+import { validWorld } from "./core-arbitraries";
+
+function same(world: World, delta: number): void {
+  const a = cloneWorld(world);
+  const b = cloneWorld(world);
+  const sa = updateWorld(a, delta);
+  const sb = tickWorld(b, delta);
+  expect(sb).toBe(sa);
+  expect(b).toEqual(a);
+}
+
+describe("tickWorld answers exactly as updateWorld without an event", () => {
+  it("over random valid worlds and deltas (small, near a dwell, near 2^32, any)", () => {
+    const delta = fc.oneof(
+      fc.integer({ min: 0, max: 2000 }),
+      fc.integer({ min: 0, max: 200000 }),
+      fc.integer({ min: 0x7fffffff, max: 0x1ffffffff }),
+      fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+    );
+    fc.assert(fc.property(validWorld, delta, (w, d) => same(w, d)), { numRuns: 3000 });
+  });
+
+  it("along a day of one-second ticks, step by step", () => {
+    const a = createWorld(new Uint8Array([80, 105, 112])) as World;
+    const b = cloneWorld(a);
+    for (let i = 0; i < 86400; i++) {
+      const d = 900 + (i % 7) * 50;
+      expect(tickWorld(b, d)).toBe(updateWorld(a, d));
+    }
+    expect(b).toEqual(a);
+  });
+
+  it("at the carries and limits of the halves", () => {
+    const base = createWorld(new Uint8Array([65])) as World;
+    for (const lo of [0xfffffc17, 0xffffffff, 0xfffffffe]) {
+      for (const countLo of [0xfffffffe, 0xffffffff]) {
+        for (const hi of [0, 1, 0xffffffff]) {
+          const w = cloneWorld(base);
+          w.elapsed = { hi: hi, lo: lo };
+          w.activitySince = { hi: hi, lo: lo - 5 };
+          w.expressionSince = { hi: hi, lo: lo - 5 };
+          w.updateCount = { hi: hi, lo: countLo };
+          for (const d of [0, 1, 1000, 0x3e9]) same(w, d);
+        }
+      }
+    }
+  });
+
+  it("refusals: bad deltas and invalid worlds get updateWorld's status and change nothing", () => {
+    const w = createWorld(new Uint8Array([66])) as World;
+    for (const d of [-1, 0.5, NaN, Infinity, 2 ** 53]) same(w, d);
+    const bad = cloneWorld(w);
+    bad.activity = 9;
+    same(bad, 1000);
+    const late = cloneWorld(w);
+    late.activitySince = { hi: 0, lo: 10 };
+    same(late, 1000);
+  });
+});
+
+describe("tickWorld on worlds no owner should hold", () => {
+  it("an unknown expression or activity is refused as updateWorld refuses it, without a throw", () => {
+    const w = createWorld(new Uint8Array([67])) as World;
+    const e = cloneWorld(w);
+    e.expression = 17;
+    same(e, 1000);
+    const a = cloneWorld(w);
+    a.activity = -1;
+    same(a, 1000);
+  });
+});
