@@ -2,7 +2,8 @@
  * `npm run bench`: speed, wear and size figures, printed as text or, with `--json`, as one object;
  * `--out FILE` also writes that object to FILE (npm prints its own banner on stdout unless run as
  * `npm run -s bench`, so a file is the dependable way for scripts to get the figures).
- * Each section lives in scripts/bench/<section>.ts and returns flat figures; a section that cannot
+ * `--espruino PATH` (or env ESPRUINO) is Espruino's Linux build, for the firmware section.
+ * Each section lives in scripts/bench/<section>.ts and returns figures (nested where they group); a section that cannot
  * run here (no interpreter, no bundle yet) returns `{ skipped: "<why>" }` instead of failing.
  * Timings are medians of many runs; nothing here is asserted by the tests.
  */
@@ -18,13 +19,19 @@ type Figures = Record<string, unknown>;
 const SECTIONS = ["codec", "storage", "firmware"];
 
 async function main(): Promise<void> {
-  let options: { json?: boolean; out?: string };
+  let options: { json?: boolean; out?: string; espruino?: string };
   try {
-    options = parseArgs({ args: process.argv.slice(2), options: { json: { type: "boolean" }, out: { type: "string" } }, strict: true }).values;
+    options = parseArgs({
+      args: process.argv.slice(2),
+      options: { json: { type: "boolean" }, out: { type: "string" }, espruino: { type: "string" } },
+      strict: true,
+    }).values;
   } catch (e) {
-    process.stderr.write((e instanceof Error ? e.message : String(e)) + "\nusage: npm run bench -- [--json] [--out FILE]\n");
+    process.stderr.write((e instanceof Error ? e.message : String(e)) + "\nusage: npm run bench -- [--json] [--out FILE] [--espruino PATH]\n");
     process.exit(2);
   }
+  // The firmware section reads the interpreter's path from ESPRUINO; --espruino wins over it.
+  if (options.espruino !== undefined) process.env.ESPRUINO = options.espruino;
   const json = options.json === true;
   const here = dirname(fileURLToPath(import.meta.url));
   const result: Record<string, Figures> = {};
@@ -48,9 +55,28 @@ async function main(): Promise<void> {
   }
   for (const name of SECTIONS) {
     process.stdout.write(name + "\n");
-    const figures = result[name] ?? {};
-    for (const key of Object.keys(figures)) {
-      process.stdout.write("  " + key.padEnd(36) + " " + formatValue(figures[key]) + "\n");
+    printFigures(result[name] ?? {}, "  ");
+  }
+}
+
+type Row = { ms?: unknown; ratio?: unknown; vs?: unknown; msPerOp?: unknown; instructions?: unknown; what?: unknown };
+
+/** Nested figures as indented lines; timed rows ({ms, ratio, ...} or {msPerOp, ...}) as table rows. */
+function printFigures(figures: Figures, indent: string): void {
+  for (const key of Object.keys(figures)) {
+    const v = figures[key];
+    const row = (typeof v === "object" && v !== null ? v : {}) as Row;
+    if (typeof row.ms === "number") {
+      const ratio = typeof row.ratio === "number" ? ("x" + row.ratio.toFixed(2) + " " + String(row.vs)).padEnd(22) : "".padEnd(22);
+      process.stdout.write(indent + key.padEnd(34) + " " + (row.ms.toFixed(3) + " ms").padStart(11) + "  " + ratio + " " + String(row.what ?? "") + "\n");
+    } else if (typeof row.msPerOp === "number") {
+      const ins = typeof row.instructions === "number" ? (row.instructions + " instr").padStart(14) : "".padStart(14);
+      process.stdout.write(indent + key.padEnd(34) + " " + (row.msPerOp.toFixed(4) + " ms").padStart(11) + ins + "  " + String(row.what ?? "") + "\n");
+    } else if (typeof v === "object" && v !== null && !Array.isArray(v) && !("skipped" in v)) {
+      process.stdout.write(indent + key + "\n");
+      printFigures(v as Figures, indent + "  ");
+    } else {
+      process.stdout.write(indent + key.padEnd(34) + " " + formatValue(v) + "\n");
     }
   }
 }

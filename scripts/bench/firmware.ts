@@ -1,78 +1,330 @@
 /**
- * Bench section "firmware": the bundle's size always; with env ESPRUINO (the Linux build of the
- * interpreter, see docs/firmware.md) also JsVars in use after boot and the interpreter's time for one
- * save and one restore on the device path, medians of many runs measured inside the interpreter with
- * getTime(). The Linux interpreter runs on the host CPU: its milliseconds are not an ESP32's, but
- * they compare code paths and catch regressions.
+ * Bench section "firmware": the bundle's size always; with an interpreter (`--espruino PATH` or env
+ * ESPRUINO: Espruino's Linux build, docs/firmware.md "Espruino for Linux") the firmware measured
+ * inside it, in ONE interpreter process:
+ *
+ * - Storage holds `.bootcde` (the firmware for boards/linux.json, booted with load()), `probe.js`
+ *   (scripts/bench/firmware-probe.ts bundled the same way: the store's restore path), `floor.js`
+ *   and `prims.js` (scripts/bench/espruino/: the floor and the primitives). Everything timed runs
+ *   from Storage, so the floor and the firmware are compared like with like (Storage code runs ~4x
+ *   slower than console code on the Linux build).
+ * - ops: median milliseconds over RUNS runs of each operation, timed with getTime() inside the
+ *   interpreter, and its ratio to the floor (saves to the floor save, restores to the floor restore,
+ *   status/exportHex to the floor encode).
+ * - primitives: milliseconds per operation of a few interpreter primitives, from Storage.
+ * - instructions (valgrind's callgrind, deterministic): boot (parse of the bundle + restore of a
+ *   save), idle and redraw ticks, and the primitives, each as a difference of two runs of
+ *   `espruino -e` in copies of the bench's flash file.
+ *
+ * The Linux interpreter runs on the host CPU: its milliseconds are not an ESP32's (a microcontroller
+ * is tens of times slower), but ratios compare code paths and catch regressions.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execFile } from "node:child_process";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
-import { openConsole, releaseTelnetPort, startEspruino } from "../lib/espruinoLinux.js";
+import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
+import { openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
+import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion } from "./callgrind";
 
+/** Runs of each timed operation (odd, so the median is one of them). */
 const RUNS = 41;
+/** Erased scratch pages for the floor and the primitives, just below the pet region. */
+const SCRATCH_PAGES = 8;
+/** Ticks counted under callgrind, per kind. */
+const TICKS = 10;
+const HERE = join(ROOT, "scripts", "bench");
+const LINUX_BOARD = join(ROOT, "boards", "linux.json");
+const HOW_TO_GET_ONE =
+  "no interpreter: build Espruino's Linux binary (docs/firmware.md, \"Espruino for Linux\") and run npm run bench -- --espruino PATH (or set ESPRUINO=PATH)";
 
-function flash(bundle: string, dir: string, entryProbe: boolean): Promise<string> {
-  const args = [join(ROOT, "scripts", "flash.js"), "--port", "tcp://127.0.0.1:2323", "--bundle", join(dir, bundle)];
-  if (entryProbe) args.push("--entry", join(ROOT, "scripts", "bench", "firmware-probe.ts"));
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: ROOT, env: { ...process.env, BOARD: join(ROOT, "boards", "linux.json") }, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error("flash failed: " + stdout + stderr));
-      else resolve(stdout);
-    });
-  });
+type Figures = Record<string, unknown>;
+
+/** Operation, what it is compared with, and how the comparison is named. */
+const OPS: { name: string; floor: string | null; what: string }[] = [
+  { name: "floorEncode", floor: "floorEncode", what: "floor: DataView encode of the 84-byte payload + E.CRC32" },
+  { name: "floorSave", floor: "floorSave", what: "floor: encode + Flash.write 84 B + 4-byte mark into erased flash" },
+  { name: "floorRestore", floor: "floorRestore", what: "floor: Flash.read 84 B + E.CRC32 + DataView decode" },
+  { name: "storageWrite", floor: "floorSave", what: "require(\"Storage\").write of an 84-byte file" },
+  { name: "storageRead", floor: "floorRestore", what: "require(\"Storage\").readArrayBuffer of it" },
+  { name: "petSave", floor: "floorSave", what: "pet.save() after an untimed pet.interact()" },
+  { name: "petRestore", floor: "floorRestore", what: "openPetStore(require(\"Flash\"), board.petRegion).restore(wallMs)" },
+  { name: "petStatus", floor: "floorEncode", what: "pet.status()" },
+  { name: "petExportHex", floor: "floorEncode", what: "pet.exportHex()" },
+  { name: "petInteract", floor: null, what: "pet.interact()" },
+];
+
+/** Primitive, operations per sample, instruction-count operations. */
+const PRIMS: { name: string; n: number; what: string }[] = [
+  { name: "call", n: 200, what: "call of a one-line function f(i)" },
+  { name: "closure", n: 200, what: "creation of a closure (function expression in a loop)" },
+  { name: "concat", n: 200, what: "string concatenation \"Benchmark\" + \"!\"" },
+  { name: "subarray", n: 200, what: "Uint8Array.subarray(49, 80)" },
+  { name: "typedSet", n: 200, what: "Uint8Array.set of 16 bytes" },
+  { name: "dataView", n: 200, what: "DataView.setUint32(6, i, true)" },
+  { name: "crc32", n: 200, what: "E.CRC32 over 80 bytes" },
+  { name: "flashRead", n: 50, what: "Flash.read of 84 bytes" },
+  { name: "flashWrite", n: 40, what: "Flash.write of 84 bytes into erased flash" },
+  { name: "erasePage", n: 8, what: "Flash.erasePage (1 KiB page on the Linux build)" },
+];
+
+function round(x: number, digits = 4): number {
+  const f = Math.pow(10, digits);
+  return Math.round(x * f) / f;
 }
 
-async function onInterpreter(binary: string): Promise<Record<string, unknown>> {
-  const dir = mkdtempSync(join(tmpdir(), "pet-bench-"));
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function build(entry: string | undefined): Promise<string> {
+  const built = await buildFirmware({ board: LINUX_BOARD, outFile: null, entry });
+  const findings = checkBundle(built.code);
+  if (findings.length > 0) throw new Error("bundle of " + (entry ?? "firmware/entry.ts") + " is not Espruino-safe:\n" + formatFindings(built.code, findings));
+  return built.code;
+}
+
+/** Writes `text` (ASCII) to Storage file `name` in chunks, as the uploader does. */
+async function writeStorageFile(con: EspruinoConsole, name: string, text: string): Promise<void> {
+  const CHUNK = 512;
+  const n = JSON.stringify(name);
+  if (text.length === 0) throw new Error("empty Storage file " + name);
+  for (let at = 0; at < text.length; at += CHUNK) {
+    const chunk = JSON.stringify(text.slice(at, at + CHUNK));
+    const ok = await con.evaluate("require(\"Storage\").write(" + n + "," + chunk + "," + at + "," + text.length + ")", 30_000);
+    if (ok !== true) throw new Error("Storage.write of " + name + " at " + at + " answered " + JSON.stringify(ok));
+  }
+  const back = await con.evaluate("require(\"Storage\").read(" + n + ").length");
+  if (back !== text.length) throw new Error("Storage file " + name + " reads back " + back + " bytes, not " + text.length);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** A console on which `expr` evaluates to true, reconnecting while the interpreter restarts. */
+async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Promise<EspruinoConsole> {
+  const end = Date.now() + ms;
+  let last = "";
+  for (;;) {
+    if (proc.exited()) throw new Error("espruino exited: " + JSON.stringify(proc.exited()) + "\n" + proc.output().slice(-2000));
+    let con: EspruinoConsole | null = null;
+    try {
+      con = await openConsole({ timeoutMs: 5_000 });
+      for (let i = 0; i < 20; i++) {
+        if ((await con.evaluate(expr, 5_000)) === true) return con;
+        await sleep(100);
+      }
+    } catch (e) {
+      last = errorText(e);
+    }
+    if (con) await con.close();
+    if (Date.now() > end) throw new Error("the interpreter never answered " + expr + " within " + ms + " ms: " + last + "\n" + proc.output().slice(-2000));
+    await sleep(200);
+  }
+}
+
+interface Session {
+  figures: Figures;
+  /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry. */
+  flash: { firmware: string; empty: string; ticks: string } | null;
+  scratch: { scratch: number; pages: number; pageSize: number };
+}
+
+/** The one interpreter process: upload, boot, time everything, leave flash files for callgrind. */
+async function session(binary: string, work: string, withCopies: boolean): Promise<Session> {
+  const board = JSON.parse(readFileSync(LINUX_BOARD, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea?: { address: number; size: number } };
+  const pageSize = board.petRegion.pageSize;
+  const scratch = { scratch: board.petRegion.address - SCRATCH_PAGES * pageSize, pages: SCRATCH_PAGES, pageSize };
+  const [firmware, probe, ticks] = await Promise.all([build(undefined), build(join(HERE, "firmware-probe.ts")), build(join(HERE, "firmware-ticks.ts"))]);
+  const floor = readFileSync(join(HERE, "espruino", "floor.js"), "utf8");
+  const prims = readFileSync(join(HERE, "espruino", "prims.js"), "utf8");
+
+  const dir = join(work, "live");
+  mkdirSync(dir);
+  const figures: Figures = { linuxBundleBytes: Buffer.byteLength(firmware, "utf8") };
   const proc = await startEspruino(binary, dir);
   try {
-    await flash("firmware.js", dir, false);
-    const con = await openConsole({ timeoutMs: 60_000 });
-    const memory = (await con.evaluate("process.memory()")) as { usage: number; total: number };
-    const saveTimes = (await con.evaluate(
-      "(function(){var t=[],i,s;for(i=0;i<" + RUNS + ";i++){pet.interact();s=getTime();pet.save();t.push((getTime()-s)*1000);}t.sort(function(a,b){return a-b});return t[t.length>>1];})()",
-    )) as number;
+    let con = await openConsole({ timeoutMs: 60_000 });
+    await writeStorageFile(con, ".bootcde", firmware);
+    await con.evaluate("load()");
     await con.close();
-    await flash("probe.js", dir, true);
-    const probeCon = await openConsole({ timeoutMs: 120_000 });
-    const probe = (await probeCon.evaluate("probe(" + RUNS + ")")) as { saveMs: number; restoreMs: number; n: number; status: string };
-    await probeCon.close();
-    return {
-      linuxJsVarsAfterBoot: memory.usage,
-      linuxPetSaveMsMedian: round(saveTimes),
-      linuxSaveMsMedian: round(probe.saveMs),
-      linuxRestoreMsMedian: round(probe.restoreMs),
-      linuxRuns: RUNS,
-      linuxProbeStatus: probe.status,
-    };
+    con = await consoleWhen(proc, "typeof pet===\"object\"&&typeof pet.save===\"function\"", 60_000);
+    const memory = (await con.evaluate("process.memory()")) as { usage: number; total: number };
+    figures.linuxJsVarsAfterBoot = memory.usage;
+    figures.linuxJsVarsTotal = memory.total;
+
+    await writeStorageFile(con, "probe.js", probe);
+    await writeStorageFile(con, "floor.js", floor);
+    await writeStorageFile(con, "prims.js", prims);
+    for (const f of ["floor.js", "prims.js", "probe.js"]) await con.evaluate("eval(require(\"Storage\").read(" + JSON.stringify(f) + "))", 30_000);
+    figures.linuxJsVarsWithBench = ((await con.evaluate("process.memory()")) as { usage: number }).usage;
+
+    // Storage fills from the bottom: the scratch pages must lie far above its used part.
+    const stats = (await con.evaluate("require(\"Storage\").getStats()")) as { fileBytes: number; trashBytes: number };
+    const storageStart = board.storageArea?.address ?? 0x10000000;
+    const used = stats.fileBytes + stats.trashBytes;
+    if (storageStart + used + 32 * 1024 > scratch.scratch) throw new Error("Storage uses " + used + " bytes: too close to the scratch pages at 0x" + scratch.scratch.toString(16));
+    await con.evaluate("benchInit(" + JSON.stringify(scratch) + ")");
+    figures.checks = await con.evaluate("benchCheck()", 30_000);
+
+    const ops: Record<string, { ms: number; min: number; max: number }> = {};
+    for (const op of OPS) ops[op.name] = (await con.evaluate("benchOp(" + JSON.stringify(op.name) + "," + RUNS + ")", 120_000)) as { ms: number; min: number; max: number };
+    const table: Figures = {};
+    for (const op of OPS) {
+      const m = ops[op.name]!;
+      const ref = op.floor === null ? null : ops[op.floor]!.ms;
+      table[op.name] = {
+        ms: round(m.ms),
+        ratio: ref === null || ref <= 0 ? null : round(m.ms / ref, 2),
+        vs: op.floor,
+        min: round(m.min),
+        max: round(m.max),
+        what: op.what,
+      };
+    }
+    figures.runs = RUNS;
+    figures.ops = table;
+
+    const primitives: Figures = {};
+    for (const p of PRIMS) {
+      const ms = (await con.evaluate("primTime(" + JSON.stringify(p.name) + "," + p.n + ",11)", 120_000)) as number;
+      primitives[p.name] = { msPerOp: round(ms, 5), what: p.what };
+    }
+    figures.primitives = primitives;
+    // Keep the other keys' old names for the docs.
+    figures.linuxPetSaveMsMedian = round(ops.petSave!.ms, 3);
+    figures.linuxRestoreMsMedian = round(ops.petRestore!.ms, 3);
+
+    let flash: Session["flash"] = null;
+    if (withCopies) {
+      // Stop the pet's interval so that no tick writes while the flash file is copied; then make
+      // sure the region's newest save is a committed one.
+      await con.evaluate("clearInterval()");
+      figures.saveBeforeBoot = await con.evaluate("pet.interact(),pet.save()");
+      // The wall clock of that save, for the tick entry (firmware-ticks.ts): same absence every run.
+      await con.evaluate("require(\"Storage\").write(\"bench-wall\",\"\"+Date.now())");
+      const live = join(dir, "espruino.flash");
+      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: join(work, "ticks.flash") };
+      copyFileSync(live, flash.firmware);
+      await writeStorageFile(con, ".bootcde", ";");
+      copyFileSync(live, flash.empty);
+      await writeStorageFile(con, ".bootcde", ticks);
+      copyFileSync(live, flash.ticks);
+    }
+    await con.close();
+    return { figures, flash, scratch };
   } finally {
     await proc.kill();
     releaseTelnetPort();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
+/** The callgrind figures: boot, ticks and primitives, as differences of two runs each. */
+async function instructions(binary: string, s: Session): Promise<Figures> {
+  const f = s.flash!;
+  const width = 2;
+  const quit = "setTimeout(quit,1);";
+  const ticksCode = (n: number, redraw: boolean): string => "print('<<T'+JSON.stringify(benchTicks(" + n + "," + redraw + "))+'T>>');" + quit;
+  const primCode = (name: string, n: number): string =>
+    "eval(require('Storage').read('floor.js'));eval(require('Storage').read('prims.js'));benchInit(" + JSON.stringify(s.scratch) + ");primLoop('" + name + "'," + n + ");" + quit;
+  const jobs: { key: string; run: () => Promise<{ instructions: number; output: string }> }[] = [
+    { key: "bootWith", run: () => countInstructions(binary, f.firmware, quit) },
+    { key: "bootWithout", run: () => countInstructions(binary, f.empty, quit) },
+    { key: "ticks0", run: () => countInstructions(binary, f.ticks, ticksCode(0, false)) },
+    { key: "ticksIdle", run: () => countInstructions(binary, f.ticks, ticksCode(TICKS, false)) },
+    { key: "ticksRedraw", run: () => countInstructions(binary, f.ticks, ticksCode(TICKS, true)) },
+  ];
+  const loopSizes = PRIMS.map((p) => p.n).filter((n, i, all) => all.indexOf(n) === i);
+  for (const p of [...loopSizes.map((n) => ({ name: "empty", n })), ...PRIMS]) {
+    if (jobs.some((j) => j.key === "prim:" + p.name + ":" + p.n)) continue;
+    jobs.push({ key: "prim:" + p.name + ":" + p.n, run: () => countInstructions(binary, f.empty, primCode(p.name, p.n)) });
+    jobs.push({ key: "prim:" + p.name + ":0", run: () => countInstructions(binary, f.empty, primCode(p.name, 0)) });
+  }
+  const results = await inParallel(jobs.map((j) => j.run), width);
+  const by: Record<string, { instructions: number; output: string }> = {};
+  jobs.forEach((j, i) => (by[j.key] = results[i]!));
+  const count = (k: string): number => by[k]!.instructions;
+  const tickReport = (k: string): unknown => {
+    const m = /<<T(.*)T>>/.exec(by[k]!.output);
+    return m ? JSON.parse(m[1]!) : "no report: " + by[k]!.output.slice(-300);
+  };
+  const loopStep = (n: number): number => (count("prim:empty:" + n) - count("prim:empty:0")) / n;
+  const prims: Figures = {};
+  for (const p of PRIMS) {
+    prims[p.name] = Math.round((count("prim:" + p.name + ":" + p.n) - count("prim:" + p.name + ":0")) / p.n - loopStep(p.n));
+  }
+  return {
+    tool: valgrindVersion(),
+    bootInstructions: count("bootWith") - count("bootWithout"),
+    bootWithFirmware: count("bootWith"),
+    bootWithEmptyBootcde: count("bootWithout"),
+    idleTickInstructions: Math.round((count("ticksIdle") - count("ticks0")) / TICKS),
+    redrawTickInstructions: Math.round((count("ticksRedraw") - count("ticks0")) / TICKS),
+    ticksCounted: TICKS,
+    idleTicksDid: tickReport("ticksIdle"),
+    redrawTicksDid: tickReport("ticksRedraw"),
+    primitives: prims,
+  };
+}
+
+/** The interpreter to use: `--espruino PATH` (bench.ts puts it in ESPRUINO) or env ESPRUINO. */
+function interpreter(): string | null {
+  const p = process.env.ESPRUINO;
+  return p !== undefined && p !== "" ? p : null;
 }
 
 export async function run(): Promise<Record<string, unknown>> {
-  const esp32 = await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null });
-  const figures: Record<string, unknown> = {
-    bundleBytes: esp32.bytes,
-    bundleBudgetBytes: BUNDLE_BUDGET_BYTES,
-  };
-  const binary = process.env.ESPRUINO;
-  if (!binary) {
-    const skipped = { skipped: "set ESPRUINO=/path/to/espruino (Linux build) to measure on the interpreter" };
-    for (const key of ["linuxJsVarsAfterBoot", "linuxPetSaveMsMedian", "linuxSaveMsMedian", "linuxRestoreMsMedian"]) {
-      figures[key] = skipped;
-    }
+  const figures: Figures = {};
+  try {
+    const esp32 = await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null });
+    figures.bundleBytes = esp32.bytes;
+  } catch (e) {
+    figures.bundleBytes = { skipped: "the firmware does not build: " + errorText(e).split("\n")[0] };
+  }
+  figures.bundleBudgetBytes = BUNDLE_BUDGET_BYTES;
+  const binary = interpreter();
+  if (binary === null) {
+    figures.interpreter = { skipped: HOW_TO_GET_ONE };
     return figures;
   }
-  Object.assign(figures, await onInterpreter(binary));
-  return figures;
+  if (!existsSync(binary)) {
+    figures.interpreter = { skipped: "no interpreter at " + binary + "; " + HOW_TO_GET_ONE };
+    return figures;
+  }
+  figures.interpreter = binary;
+  const grind = valgrindVersion();
+  const work = mkdtempSync(join(tmpdir(), "pet-bench-"));
+  try {
+    const started = Date.now();
+    let s: Session;
+    try {
+      s = await session(binary, work, grind !== null);
+    } catch (e) {
+      figures.interpreterRun = { skipped: "failed: " + errorText(e) };
+      return figures;
+    }
+    Object.assign(figures, s.figures);
+    figures.sessionSeconds = round((Date.now() - started) / 1000, 1);
+    if (grind === null) {
+      figures.instructions = { skipped: NO_VALGRIND };
+    } else {
+      const t = Date.now();
+      try {
+        const counted = await instructions(binary, s);
+        // Each primitive's instruction count goes beside its time.
+        const prims = (figures.primitives ?? {}) as Record<string, Figures>;
+        const perPrim = counted.primitives as Record<string, number>;
+        for (const name of Object.keys(perPrim)) if (prims[name] !== undefined) prims[name]!.instructions = perPrim[name];
+        delete counted.primitives;
+        figures.instructions = counted;
+      } catch (e) {
+        figures.instructions = { skipped: "callgrind failed: " + errorText(e) };
+      }
+      figures.callgrindSeconds = round((Date.now() - t) / 1000, 1);
+    }
+    return figures;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

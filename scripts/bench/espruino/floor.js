@@ -1,0 +1,196 @@
+// The bench's harness and its floor, ES5 for Espruino. scripts/bench/firmware.ts writes this file to
+// Storage as "floor.js" and runs it with eval(require("Storage").read("floor.js")), so its function
+// text lives in Storage like the firmware's .bootcde (code typed at the console runs ~4x faster on
+// the Linux build; compare like with like). It defines globals only; nothing runs at load.
+//
+// The floor is the least expensive pet save and restore we know how to write: one DataView over one
+// preallocated 84-byte payload (save format v1: src/save/layout.ts, docs/save-format-v1.md), E.CRC32
+// over bytes 0..79, one Flash.write of the 84 bytes plus one 4-byte mark into erased flash; restore
+// is one Flash.read of 84 bytes, E.CRC32, and a DataView decode into a new object.
+(function () {
+  var F = require("Flash");
+  var S = require("Storage");
+  var cfg = null; // { scratch: address, pages: count, pageSize: bytes }, from benchInit
+  var SLOT = 88; // 84-byte payload + 4-byte mark
+  var next = 0; // next free slot in the scratch area
+  var last = -1; // address of the last floor save
+
+  var buf = new Uint8Array(84);
+  var dv = new DataView(buf.buffer);
+  var covered = new Uint8Array(buf.buffer, 0, 80);
+  var MARK = new Uint8Array([0x50, 0x45, 0x54, 0x21]);
+
+  // The world the floor saves, shaped like the firmware's (u64s as {hi, lo}).
+  var W = {
+    elapsed: { hi: 3, lo: 123456789 },
+    updateCount: { hi: 0, lo: 99999 },
+    savedAt: { hi: 411, lo: 1957800000 },
+    activity: 1,
+    expression: 2,
+    activitySince: { hi: 0, lo: 5000 },
+    expressionSince: { hi: 0, lo: 7000 },
+    name: E.toUint8Array("Benchmark Pet")
+  };
+
+  function encode(w) {
+    dv.setUint32(0, 0x53544550, true); // "PETS"
+    dv.setUint16(4, 1, true);
+    dv.setUint32(6, w.elapsed.lo, true);
+    dv.setUint32(10, w.elapsed.hi, true);
+    dv.setUint32(14, w.updateCount.lo, true);
+    dv.setUint32(18, w.updateCount.hi, true);
+    dv.setUint32(22, w.savedAt.lo, true);
+    dv.setUint32(26, w.savedAt.hi, true);
+    dv.setUint8(30, w.activity);
+    dv.setUint8(31, w.expression);
+    dv.setUint32(32, w.activitySince.lo, true);
+    dv.setUint32(36, w.activitySince.hi, true);
+    dv.setUint32(40, w.expressionSince.lo, true);
+    dv.setUint32(44, w.expressionSince.hi, true);
+    dv.setUint8(48, w.name.length);
+    buf.fill(0, 49, 80);
+    buf.set(w.name, 49);
+    dv.setUint32(80, E.CRC32(covered), true);
+    return buf;
+  }
+
+  function save(w, addr) {
+    F.write(encode(w), addr);
+    F.write(MARK, addr + 84);
+  }
+
+  function restore(addr) {
+    var r = F.read(84, addr);
+    var d = new DataView(r.buffer);
+    if (E.CRC32(new Uint8Array(r.buffer, 0, 80)) !== d.getUint32(80, true)) return null;
+    if (d.getUint32(0, true) !== 0x53544550 || d.getUint16(4, true) !== 1 || r[48] > 31) return null;
+    return {
+      elapsed: { hi: d.getUint32(10, true), lo: d.getUint32(6, true) },
+      updateCount: { hi: d.getUint32(18, true), lo: d.getUint32(14, true) },
+      savedAt: { hi: d.getUint32(26, true), lo: d.getUint32(22, true) },
+      activity: r[30],
+      expression: r[31],
+      activitySince: { hi: d.getUint32(36, true), lo: d.getUint32(32, true) },
+      expressionSince: { hi: d.getUint32(44, true), lo: d.getUint32(40, true) },
+      name: new Uint8Array(r.buffer, 49, r[48])
+    };
+  }
+
+  // Erased scratch flash: erases the whole scratch area when the next slot would not fit (callers
+  // do this outside the timed part).
+  function eraseScratch() {
+    for (var p = 0; p < cfg.pages; p++) F.erasePage(cfg.scratch + p * cfg.pageSize);
+    next = 0;
+  }
+  function ensureSlot() {
+    if ((next + 1) * SLOT > cfg.pages * cfg.pageSize) eraseScratch();
+  }
+  function takeSlot() {
+    var a = cfg.scratch + next * SLOT;
+    next++;
+    return a;
+  }
+
+  function median(t) {
+    t.sort(function (a, b) {
+      return a - b;
+    });
+    return t[t.length >> 1];
+  }
+
+  // Times op(i) `runs` times with getTime(); before(i), when given, runs first and is not timed.
+  // Answers {ms: median, min, max} in milliseconds.
+  function time(op, runs, before) {
+    var t = [];
+    var i, s, e;
+    for (i = 0; i < runs; i++) {
+      if (before) before(i);
+      s = getTime();
+      op(i);
+      e = getTime();
+      t.push((e - s) * 1000);
+    }
+    var m = median(t);
+    return { ms: m, min: t[0], max: t[t.length - 1] };
+  }
+
+  var wall = 0;
+  var payload = new Uint8Array(84);
+
+  // The operations, each a function(i); `pre` holds the untimed part that must come first.
+  var ops = {
+    floorEncode: function (i) {
+      W.updateCount.lo = i;
+      encode(W);
+    },
+    floorSave: function (i) {
+      W.updateCount.lo = i;
+      last = takeSlot();
+      save(W, last);
+    },
+    floorRestore: function () {
+      if (restore(last) === null) throw new Error("floor restore found no save at " + last);
+    },
+    storageWrite: function (i) {
+      payload[20] = i & 255;
+      S.write("bench.dat", payload);
+    },
+    storageRead: function () {
+      if (S.readArrayBuffer("bench.dat").byteLength !== 84) throw new Error("bench.dat is not 84 bytes");
+    },
+    petInteract: function () {
+      pet.interact();
+    },
+    petSave: function () {
+      pet.save();
+    },
+    petStatus: function () {
+      pet.status();
+    },
+    petExportHex: function () {
+      pet.exportHex();
+    },
+    petRestore: function () {
+      benchRestore(wall);
+    }
+  };
+  var pre = {
+    floorSave: function () {
+      ensureSlot();
+    },
+    petSave: function () {
+      pet.interact();
+    }
+  };
+
+  global.benchInit = function (c) {
+    cfg = c;
+    wall = Date.now();
+    payload.set(encode(W));
+    eraseScratch();
+    return true;
+  };
+  // Runs one named operation `runs` times; answers {ms, min, max}.
+  global.benchOp = function (name, runs) {
+    if (!ops[name]) throw new Error("no bench op " + name);
+    return time(ops[name], runs, pre[name]);
+  };
+  // Checks that the operations do what they claim (not timed): answers a short text, "ok" if fine.
+  global.benchCheck = function () {
+    ensureSlot();
+    last = takeSlot();
+    save(W, last);
+    var back = restore(last);
+    if (back === null || back.elapsed.lo !== W.elapsed.lo || back.name.length !== W.name.length) return "floor save/restore round trip failed";
+    var hex = pet.exportHex();
+    if (typeof hex !== "string" || hex.length < 168) return "pet.exportHex() gave " + hex;
+    var r = benchRestore(wall);
+    if (typeof r !== "object" || r === null) return "restore gave " + r;
+    if (r.loaded === null || r.loaded === undefined || r.loaded.status !== "ok") return "restore: " + (r.status || "") + " " + (r.reason || "");
+    return "ok";
+  };
+  // The flash the floor writes, for instruction counts and the primitives (prims.js).
+  global.benchScratch = function () {
+    return cfg;
+  };
+})();

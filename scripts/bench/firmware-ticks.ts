@@ -1,0 +1,140 @@
+/**
+ * Bench entry for the loop's instruction counts, bundled like the firmware (buildFirmware with this
+ * entry, board boards/linux.json) and uploaded as .bootcde in a copy of the bench's flash file by
+ * scripts/bench/firmware.ts. It starts the pet as firmware/entry.ts does, with
+ * `startPet(board, espruinoEnv())` (the env's print and flash counted, its getTime and dateNow bench clocks),
+ * stops its interval (the bench ticks by hand) and publishes:
+ *
+ *   app                     the object startPet returned
+ *   benchTicks(n, redraw)   warm-up ticks (the same in every run; the current activity's dwell is
+ *                           restarted so none of the counted ticks ends it), then n calls of
+ *                           app.tick(), each one second later on the loop's clock (n at most 11:
+ *                           the shortest activity lasts 12 s); with redraw, the face's expression
+ *                           is stepped to the next valid one (0..5), starting now, before each
+ *                           tick, so every tick redraws it.
+ *                           Answers what the ticks did: status lines printed, flash writes and
+ *                           erases, ticks in which the activity or expression changed on its own.
+ *
+ * The Linux build has no panel but does have I2C1 and Graphics (writes go nowhere), so when the
+ * board profile has no display this entry gives the pet the ESP32's SSD1306 on I2C: redraws then
+ * draw into the frame buffer and send it, as on the device. Not part of the firmware.
+ */
+import board from "virtual:board-profile";
+import { startPet, TICK_MS } from "../../firmware/app";
+import type { PetBoard } from "../../firmware/board";
+import { espruinoEnv } from "../../src/host/espruino/env";
+
+declare const global: { [name: string]: unknown };
+declare const require: (name: string) => unknown;
+
+const ESP32_DISPLAY = {
+  driver: "ssd1306-i2c",
+  width: 128,
+  height: 64,
+  address: 60,
+  i2c: { scl: "D22", sda: "D21", bitrate: 400000 },
+};
+
+const counts = { lines: 0, writes: 0, erases: 0 };
+/** The loop clock the pet sees, in seconds like getTime(). */
+const clock = { now: 0 };
+/** Ticks run before the counted ones, in every run alike: they write a save the boot asked for. */
+const WARM_UP_TICKS = 5;
+/** Ticks that let a passing expression end (the longest lasts 6 s) after the activity is restarted. */
+const SETTLE_TICKS = 7;
+
+function benchBoard(): PetBoard {
+  const b = board as PetBoard;
+  if (b.display !== undefined) return b;
+  const copy: { [key: string]: unknown } = {};
+  const from = b as unknown as { [key: string]: unknown };
+  for (const key in from) copy[key] = from[key];
+  copy["display"] = ESP32_DISPLAY;
+  return copy as unknown as PetBoard;
+}
+
+/** The env with its print and flash counted (looked up by name, so a changed env still runs). */
+function countedEnv(): ReturnType<typeof espruinoEnv> {
+  const env = espruinoEnv();
+  const e = env as unknown as { [key: string]: unknown };
+  const print = e["print"];
+  if (typeof print === "function") {
+    e["print"] = function (line: string): void {
+      counts.lines++;
+      (print as (line: string) => void)(line);
+    };
+  }
+  // The loop's clock: a bench clock that benchTicks moves by TICK_MS before each tick, so every tick
+  // sees the device's one-second step whatever valgrind does to the real time.
+  const realTime = e["getTime"];
+  if (typeof realTime === "function") {
+    clock.now = (realTime as () => number)();
+    e["getTime"] = function (): number {
+      return clock.now;
+    };
+  }
+  // The wall clock: the one the bench stored beside the save (Storage "bench-wall"), moving with the
+  // loop's clock, so that every run restores the same save with the same absence and ticks alike.
+  const wallFile = (require("Storage") as { read(name: string): string | undefined }).read("bench-wall");
+  const wall = wallFile !== undefined ? Number(wallFile) : NaN;
+  if (typeof e["dateNow"] === "function" && wall === wall) {
+    const start = clock.now;
+    e["dateNow"] = function (): number {
+      return Math.floor(wall + (clock.now - start) * 1000);
+    };
+  }
+  const raw = e["flash"] as { [key: string]: unknown } | undefined;
+  if (raw !== undefined && typeof raw["write"] === "function" && typeof raw["erasePage"] === "function") {
+    const wrapped: { [key: string]: unknown } = {};
+    for (const key in raw) wrapped[key] = raw[key];
+    wrapped["read"] = function (length: number, addr: number): unknown {
+      return (raw["read"] as (l: number, a: number) => unknown)(length, addr);
+    };
+    wrapped["write"] = function (data: unknown, addr: number): void {
+      counts.writes++;
+      (raw["write"] as (d: unknown, a: number) => void)(data, addr);
+    };
+    wrapped["erasePage"] = function (addr: number): void {
+      counts.erases++;
+      (raw["erasePage"] as (a: number) => void)(addr);
+    };
+    e["flash"] = wrapped;
+  }
+  return env;
+}
+
+const app = startPet(benchBoard(), countedEnv());
+app.stop();
+global["app"] = app;
+
+global["benchTicks"] = function (n: number, redraw: boolean): { ticks: number; lines: number; writes: number; erases: number; changedOnTheirOwn: number } {
+  function step(): void {
+    clock.now += TICK_MS / 1000;
+    app.tick();
+  }
+  /** Restarts the current activity's dwell: no activity change for its whole dwell (12 s or more). */
+  function restartActivity(): void {
+    const w = app.world();
+    w.activitySince = { hi: w.elapsed.hi, lo: w.elapsed.lo };
+  }
+  for (let i = 0; i < WARM_UP_TICKS; i++) step();
+  restartActivity();
+  for (let i = 0; i < SETTLE_TICKS; i++) step();
+  restartActivity();
+  const before = { lines: counts.lines, writes: counts.writes, erases: counts.erases };
+  let changed = 0;
+  for (let i = 0; i < n; i++) {
+    const w = app.world();
+    if (redraw) {
+      // A new expression that stays for this tick (its dwell starts now), so the tick redraws it.
+      w.expression = (w.expression + 1) % 6;
+      w.expressionSince = { hi: w.elapsed.hi, lo: w.elapsed.lo };
+    }
+    const activity = w.activity;
+    const expression = w.expression;
+    step();
+    const after = app.world();
+    if (after.activity !== activity || after.expression !== expression) changed++;
+  }
+  return { ticks: n, lines: counts.lines - before.lines, writes: counts.writes - before.writes, erases: counts.erases - before.erases, changedOnTheirOwn: changed };
+};
