@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   }
 }
 
-type Row = { ms?: unknown; ratio?: unknown; vs?: unknown; msPerOp?: unknown; instructions?: unknown; what?: unknown };
+type Row = { ms?: unknown; ratio?: unknown; vs?: unknown; msPerOp?: unknown; instructions?: unknown; instructionRatio?: unknown; what?: unknown };
 
 /** Nested figures as indented lines; timed rows ({ms, ratio, ...} or {msPerOp, ...}) as table rows. */
 function printFigures(figures: Figures, indent: string): void {
@@ -68,7 +68,8 @@ function printFigures(figures: Figures, indent: string): void {
     const row = (typeof v === "object" && v !== null ? v : {}) as Row;
     if (typeof row.ms === "number") {
       const ratio = typeof row.ratio === "number" ? ("x" + row.ratio.toFixed(2) + " " + String(row.vs)).padEnd(22) : "".padEnd(22);
-      process.stdout.write(indent + key.padEnd(34) + " " + (row.ms.toFixed(3) + " ms").padStart(11) + "  " + ratio + " " + String(row.what ?? "") + "\n");
+      const ins = typeof row.instructions === "number" ? (row.instructions + " instr").padStart(15) + (typeof row.instructionRatio === "number" ? (" x" + row.instructionRatio.toFixed(2)).padEnd(8) : "".padEnd(8)) : "";
+      process.stdout.write(indent + key.padEnd(34) + " " + (row.ms.toFixed(3) + " ms").padStart(11) + "  " + ratio + ins + " " + String(row.what ?? "") + "\n");
     } else if (typeof row.msPerOp === "number") {
       const ins = typeof row.instructions === "number" ? (row.instructions + " instr").padStart(14) : "".padStart(14);
       process.stdout.write(indent + key.padEnd(34) + " " + (row.msPerOp.toFixed(4) + " ms").padStart(11) + ins + "  " + String(row.what ?? "") + "\n");

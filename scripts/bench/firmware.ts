@@ -11,10 +11,12 @@
  * - ops: median milliseconds over RUNS runs of each operation, timed with getTime() inside the
  *   interpreter, and its ratio to the floor (saves to the floor save, restores to the floor restore,
  *   status/exportHex to the floor encode).
- * - primitives: milliseconds per operation of a few interpreter primitives, from Storage.
- * - instructions (valgrind's callgrind, deterministic): boot (parse of the bundle + restore of a
- *   save), idle and redraw ticks, and the primitives, each as a difference of two runs of
- *   `espruino -e` in copies of the bench's flash file.
+ * - primitives: milliseconds per operation of a few interpreter primitives, from Storage (the
+ *   fastest of 11 interleaved samples, less the loop; scripts/bench/espruino/prims.js).
+ * - instructions (valgrind's callgrind, deterministic where the timings are not): each operation
+ *   above (and its ratio to the floor's), boot (parse of the bundle + restore of a save), an idle and
+ *   a redraw tick (scripts/bench/firmware-ticks.ts), and the primitives, each as a difference of two
+ *   runs of `espruino -e` in copies of the bench's flash file. Without valgrind they say how to get it.
  *
  * The Linux interpreter runs on the host CPU: its milliseconds are not an ESP32's (a microcontroller
  * is tens of times slower), but ratios compare code paths and catch regressions.
@@ -33,6 +35,8 @@ const RUNS = 41;
 const SCRATCH_PAGES = 8;
 /** Ticks counted under callgrind, per kind. */
 const TICKS = 10;
+/** Runs of each operation counted under callgrind. */
+const OP_COUNT = 10;
 const HERE = join(ROOT, "scripts", "bench");
 const LINUX_BOARD = join(ROOT, "boards", "linux.json");
 const HOW_TO_GET_ONE =
@@ -224,17 +228,27 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
 async function instructions(binary: string, s: Session): Promise<Figures> {
   const f = s.flash!;
   const width = 2;
+  // clearInterval() first: under valgrind the firmware's 1 s interval would otherwise come due
+  // before the quit timer in some runs and not in others.
   const quit = "setTimeout(quit,1);";
+  const boot = "clearInterval();" + quit;
+  const read = (file: string): string => "eval(require('Storage').read('" + file + "'));";
+  const init = "benchInit(" + JSON.stringify(s.scratch).slice(0, -1) + ",wall:Number(require('Storage').read('bench-wall'))});";
+  const opCode = (name: string, n: number): string => "clearInterval();" + read("floor.js") + read("probe.js") + init + "benchOp('" + name + "'," + n + ");" + quit;
   const ticksCode = (n: number, redraw: boolean): string => "print('<<T'+JSON.stringify(benchTicks(" + n + "," + redraw + "))+'T>>');" + quit;
   const primCode = (name: string, n: number): string =>
     "eval(require('Storage').read('floor.js'));eval(require('Storage').read('prims.js'));benchInit(" + JSON.stringify(s.scratch) + ");primLoop('" + name + "'," + n + ");" + quit;
   const jobs: { key: string; run: () => Promise<{ instructions: number; output: string }> }[] = [
-    { key: "bootWith", run: () => countInstructions(binary, f.firmware, quit) },
-    { key: "bootWithout", run: () => countInstructions(binary, f.empty, quit) },
+    { key: "bootWith", run: () => countInstructions(binary, f.firmware, boot) },
+    { key: "bootWithout", run: () => countInstructions(binary, f.empty, boot) },
     { key: "ticks0", run: () => countInstructions(binary, f.ticks, ticksCode(0, false)) },
     { key: "ticksIdle", run: () => countInstructions(binary, f.ticks, ticksCode(TICKS, false)) },
     { key: "ticksRedraw", run: () => countInstructions(binary, f.ticks, ticksCode(TICKS, true)) },
   ];
+  for (const op of ["nothing", ...OPS.map((o) => o.name)]) {
+    jobs.push({ key: "op:" + op + ":" + OP_COUNT, run: () => countInstructions(binary, f.firmware, opCode(op, OP_COUNT)) });
+  }
+  jobs.push({ key: "op:nothing:0", run: () => countInstructions(binary, f.firmware, opCode("nothing", 0)) });
   const loopSizes = PRIMS.map((p) => p.n).filter((n, i, all) => all.indexOf(n) === i);
   for (const p of [...loopSizes.map((n) => ({ name: "empty", n })), ...PRIMS]) {
     if (jobs.some((j) => j.key === "prim:" + p.name + ":" + p.n)) continue;
@@ -254,8 +268,17 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
   for (const p of PRIMS) {
     prims[p.name] = Math.round((count("prim:" + p.name + ":" + p.n) - count("prim:" + p.name + ":0")) / p.n - loopStep(p.n));
   }
+  // Instructions per operation: its runs less the harness's; pet.save() less its untimed interact.
+  const harness = (count("op:nothing:" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT;
+  const perOp: Record<string, number> = {};
+  for (const op of OPS) perOp[op.name] = (count("op:" + op.name + ":" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT - harness;
+  if (perOp.petSave !== undefined && perOp.petInteract !== undefined) perOp.petSave -= perOp.petInteract;
+  const ops: Figures = {};
+  for (const op of OPS) ops[op.name] = Math.round(perOp[op.name]!);
   return {
     tool: valgrindVersion(),
+    ops,
+    opsCounted: OP_COUNT,
     bootInstructions: count("bootWith") - count("bootWithout"),
     bootWithFirmware: count("bootWith"),
     bootWithEmptyBootcde: count("bootWithout"),
@@ -317,6 +340,18 @@ export async function run(): Promise<Record<string, unknown>> {
         const perPrim = counted.primitives as Record<string, number>;
         for (const name of Object.keys(perPrim)) if (prims[name] !== undefined) prims[name]!.instructions = perPrim[name];
         delete counted.primitives;
+        // Each operation's instruction count and its ratio to the floor's, beside its time.
+        const table = (figures.ops ?? {}) as Record<string, Figures>;
+        const perOp = counted.ops as Record<string, number>;
+        for (const op of OPS) {
+          const row = table[op.name];
+          const n = perOp[op.name];
+          if (row === undefined || n === undefined) continue;
+          const ref = op.floor === null ? undefined : perOp[op.floor];
+          row.instructions = n;
+          row.instructionRatio = ref === undefined || ref <= 0 ? null : round(n / ref, 2);
+        }
+        delete counted.ops;
         figures.instructions = counted;
       } catch (e) {
         figures.instructions = { skipped: "callgrind failed: " + errorText(e) };

@@ -77,21 +77,22 @@
     loops[name](n);
     return (getTime() - s) * 1000;
   }
-  function median(t) {
-    t.sort(function (a, b) {
-      return a - b;
-    });
-    return t[t.length >> 1];
+  function min(t) {
+    var m = t[0];
+    for (var i = 1; i < t.length; i++) if (t[i] < m) m = t[i];
+    return m;
   }
-  // Milliseconds per operation: median over `runs` samples of (n operations - 0 operations), less the
-  // same for the empty loop, divided by n.
+  // Milliseconds per operation: (n operations - 0 operations) less the same for the empty loop,
+  // divided by n, each term the fastest of `runs` interleaved samples (load on a shared machine
+  // only ever adds time, so the fastest sample is the steadiest estimate of the cost itself).
   global.primTime = function (name, n, runs) {
-    var d = [];
-    var e = [];
+    var a = [], b = [], c = [], d = [];
     for (var r = 0; r < runs; r++) {
-      d.push(sample(name, n) - sample(name, 0));
-      e.push(sample("empty", n) - sample("empty", 0));
+      a.push(sample(name, n));
+      b.push(sample(name, 0));
+      c.push(sample("empty", n));
+      d.push(sample("empty", 0));
     }
-    return (median(d) - median(e)) / n;
+    return (min(a) - min(b) - (min(c) - min(d))) / n;
   };
 })();
