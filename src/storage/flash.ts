@@ -53,25 +53,25 @@ export interface Flash {
   erasePage(address: number): FlashStatus;
 }
 
+/** The answer of a read that failed without a status of its own (shared: it is never changed). */
+const READ_FAILED: FlashRead = { status: "read-failed", bytes: null };
+
 /**
  * Calls `flash.read` and never throws: an adapter that throws, returns a wrong length or something
- * that is not a status is reported as "read-failed" (or the adapter's own non-ok status).
+ * that is not a status is reported as "read-failed" (or the adapter's own non-ok status). The happy
+ * path is one test: the slot log reads through here on every save, and on Espruino each operation
+ * costs about what a call does.
  */
 export function safeRead(flash: Flash, length: number, address: number): FlashRead {
   let r: FlashRead;
   try {
     r = flash.read(length, address);
   } catch (e) {
-    return { status: "read-failed", bytes: null };
+    return READ_FAILED;
   }
-  if (!r || typeof r !== "object") return { status: "read-failed", bytes: null };
-  if (r.status !== "ok") {
-    return { status: isFlashStatus(r.status) ? r.status : "read-failed", bytes: null };
-  }
-  if (!(r.bytes instanceof Uint8Array) || r.bytes.length !== length) {
-    return { status: "read-failed", bytes: null };
-  }
-  return r;
+  if (r && r.status === "ok" && r.bytes instanceof Uint8Array && r.bytes.length === length) return r;
+  if (!r || typeof r !== "object" || r.status === "ok" || !isFlashStatus(r.status)) return READ_FAILED;
+  return { status: r.status, bytes: null };
 }
 
 /** Calls `flash.write` and never throws; anything but "ok" is a failure status. */
@@ -82,8 +82,7 @@ export function safeWrite(flash: Flash, data: Uint8Array, address: number): Flas
   } catch (e) {
     return "write-failed";
   }
-  if (s === "ok") return "ok";
-  return isFlashStatus(s) ? s : "write-failed";
+  return s === "ok" ? "ok" : isFlashStatus(s) ? s : "write-failed";
 }
 
 /** Calls `flash.erasePage` and never throws; anything but "ok" is a failure status. */
@@ -94,8 +93,7 @@ export function safeErase(flash: Flash, address: number): FlashStatus {
   } catch (e) {
     return "erase-failed";
   }
-  if (s === "ok") return "ok";
-  return isFlashStatus(s) ? s : "erase-failed";
+  return s === "ok" ? "ok" : isFlashStatus(s) ? s : "erase-failed";
 }
 
 export function isFlashStatus(s: unknown): s is FlashStatus {

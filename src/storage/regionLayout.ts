@@ -13,7 +13,7 @@
  * n is the largest count that fits; with 4096-byte sectors and 84-byte payloads it is 48
  * (12 + 48 + 48 * 84 = 4092 bytes), the most 84-byte payloads a 4 KiB sector can hold at all.
  */
-import { allErased } from "../core/bytes";
+import { allErased, tableSum } from "../core/bytes";
 
 export { allErased };
 
@@ -156,9 +156,10 @@ export interface DecodedHeader {
  * programming stopped part way (torn write) is never valid.
  */
 export function decodeHeader(l: RegionLayout, h: Uint8Array): DecodedHeader {
-  if (allErased(h.subarray(0, HEADER_SIZE))) return { kind: "erased", seq: 0 };
+  // The magic first: a log sector (the usual case at boot) needs no erased check, and a header
+  // with the magic can never be all 0xFF.
   if (h[0] !== MAGIC_0 || h[1] !== MAGIC_1 || h[2] !== LAYOUT_VERSION || h[3] !== l.payloadLength) {
-    return { kind: "invalid", seq: 0 };
+    return allErased(h.subarray(0, HEADER_SIZE)) ? { kind: "erased", seq: 0 } : { kind: "invalid", seq: 0 };
   }
   const dv = new DataView(h.buffer, h.byteOffset, HEADER_SIZE);
   const s = dv.getUint32(4, true);
@@ -201,8 +202,30 @@ export function orderNewestFirst(order: number[], seqs: number[]): void {
   }
 }
 
-/** Index of the highest committed slot (mark not 0xFF) in a sector's marks, -1 when none. */
+/**
+ * Index of the highest committed slot (mark not 0xFF) in a sector's marks, -1 when none. "Every mark
+ * from i on is erased" holds for each i past the last set mark and for none before it, so a binary
+ * search over i finds it with about log2(n) native sums (allErased) instead of a walk down from the
+ * top, which costs a loop step per blank slot inside the interpreter.
+ */
 export function lastCommitted(marks: Uint8Array): number {
-  for (let k = marks.length - 1; k >= 0; k--) if (marks[k] !== ERASED) return k;
-  return -1;
+  let lo = 0;
+  let hi = marks.length; // the marks from hi on are all erased; the answer is in lo - 1 .. hi - 1
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (allErased(marks.subarray(mid))) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - 1;
+}
+
+/** 1 for a mark value that is set but not exactly MARK_COMMITTED (weakly or partly programmed), else 0. */
+const PARTLY_SET = new Uint8Array(256);
+PARTLY_SET.fill(1);
+PARTLY_SET[ERASED] = 0;
+PARTLY_SET[MARK_COMMITTED] = 0;
+
+/** How many marks are set but not exactly MARK_COMMITTED (0 almost always: then nothing needs strengthening). */
+export function countPartlySet(marks: Uint8Array): number {
+  return tableSum(marks, PARTLY_SET);
 }

@@ -26,7 +26,7 @@
  * Runs on Espruino: a class without `extends`, no Map/Set, functions defined before use, and few
  * calls on the save path (each call re-reads the callee's text inside the interpreter).
  */
-import { Flash, FlashStatus, safeErase, safeRead, safeWrite } from "./flash";
+import { Flash, FlashStatus, isFlashStatus, safeErase, safeRead, safeWrite } from "./flash";
 import {
   ERASED,
   HEADER_SIZE,
@@ -36,6 +36,7 @@ import {
   computeLayout,
   decodeHeader,
   encodeHeader,
+  countPartlySet,
   lastCommitted,
   orderNewestFirst,
   seqNewer,
@@ -139,6 +140,8 @@ function fail(status: LogStatus, message: string, flashStatus: FlashStatus, chec
  * build their own results), so the happy path allocates nothing for it.
  */
 const STEP_OK: LogResult = fail("ok", "ok", "ok");
+/** What a step answers when the save should go round its loop again (internal, like STEP_OK). */
+const RETRY: LogResult = fail("ok", "retry", "ok");
 
 /** Sector headers as the boot reads them: valid ones newest first, every sequence number, erased count. */
 interface HeaderScan {
@@ -207,19 +210,32 @@ export class SlotLog {
 
   // ---- Reading where the log stands (no writes) -------------------------------------------------
 
-  /** Reads every sector header (12 bytes each) and orders the valid ones newest first. */
+  /**
+   * Reads every sector header (12 bytes each) and orders the valid ones newest first. The boot's
+   * longest loop, so the reads go straight to the flash inside one try (a throw is "read-failed",
+   * as safeRead would say) and the header is judged in place.
+   */
   private scanHeaders_(): HeaderScan {
     const l = this.layout;
+    const flash = this.flash_;
     const order: number[] = [];
     const seqs: number[] = [];
     let erasedCount = 0;
-    for (let i = 0; i < l.sectorCount; i++) {
-      const r = safeRead(this.flash_, HEADER_SIZE, l.address + i * l.sectorSize);
-      if (r.status !== "ok" || r.bytes === null) return { status: r.status, order: [], seqs: [], erasedCount: 0 };
-      const h = decodeHeader(l, r.bytes);
-      seqs.push(h.seq);
-      if (h.kind === "valid") order.push(i);
-      else if (h.kind === "erased") erasedCount++;
+    try {
+      for (let i = 0, at = l.address; i < l.sectorCount; i++, at += l.sectorSize) {
+        const r = flash.read(HEADER_SIZE, at);
+        const h = r && r.status === "ok" ? r.bytes : null;
+        if (!(h instanceof Uint8Array) || h.length !== HEADER_SIZE) {
+          const status = r && r.status !== "ok" && isFlashStatus(r.status) ? r.status : "read-failed";
+          return { status: status, order: [], seqs: [], erasedCount: 0 };
+        }
+        const d = decodeHeader(l, h);
+        seqs.push(d.seq);
+        if (d.kind === "valid") order.push(i);
+        else if (d.kind === "erased") erasedCount++;
+      }
+    } catch (e) {
+      return { status: "read-failed", order: [], seqs: [], erasedCount: 0 };
     }
     orderNewestFirst(order, seqs);
     return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount };
@@ -240,7 +256,7 @@ export class SlotLog {
   private noteWeakMarks_(i: number, marks: Uint8Array | null, slot: number): void {
     const l = this.layout;
     const base = l.address + i * l.sectorSize + l.marksOffset;
-    if (marks !== null) {
+    if (marks !== null && countPartlySet(marks) > 0) {
       for (let k = 0; k < marks.length; k++) {
         const m = marks[k] as number;
         if (m !== ERASED && m !== MARK_COMMITTED) this.weakMarks_.push(base + k);
@@ -319,11 +335,12 @@ export class SlotLog {
       const sector = scan.order[k] as number;
       const marks = this.readMarks_(sector);
       if (marks === null) return fail("read-failed", "could not read the commit marks of sector " + sector, "read-failed", checks);
+      const last = lastCommitted(marks);
       if (k === 0) {
         newestMarks = marks;
-        this.noteWeakMarks_(sector, marks, lastCommitted(marks));
+        this.noteWeakMarks_(sector, marks, last);
       }
-      for (let slot = marks.length - 1; slot >= 0; slot--) {
+      for (let slot = last; slot >= 0; slot--) {
         if (marks[slot] === ERASED) continue;
         committedSeen++;
         if (firstCommitted < 0) firstCommitted = sector;
@@ -477,38 +494,36 @@ export class SlotLog {
    * Programs a commit mark to 0x00 and reads it back (twice if the first read fails); a mark that
    * reads anything but 0x00 is programmed once more. Only a mark that still reads 0xFF after that
    * is a failure (verify-failed): any other value already commits the slot.
-   *
-   * Once the mark write has been issued, the mark may be set on the flash whatever the write call
-   * said. So a failure that leaves its state unconfirmed (the read-back fails twice, or the write
-   * reported an error but the mark reads set) is "commit-unknown", never a plain failure: a plain
-   * failure promises that the previous save is still the newest, and that is only known when the
-   * mark reads 0xFF. After any failure the next save reads the writer position from the flash again.
    */
   private commit_(markAt: number): LogResult {
-    const markBytes = new Uint8Array(1);
-    markBytes[0] = MARK_COMMITTED;
+    const markBytes = new Uint8Array(1); // zero-filled: MARK_COMMITTED
     for (let tries = 1; ; tries++) {
       const mw = safeWrite(this.flash_, markBytes, markAt);
-      let v = -1;
       let r = safeRead(this.flash_, 1, markAt);
-      if (r.status !== "ok" || r.bytes === null) r = safeRead(this.flash_, 1, markAt);
-      if (r.status === "ok" && r.bytes !== null) v = r.bytes[0] as number;
-      if (v < 0) {
-        this.forget_();
-        return fail("commit-unknown", "reading back the commit mark failed" + MAY_BE_NEWEST, mw === "ok" ? "read-failed" : mw);
-      }
-      if (mw !== "ok") {
-        this.forget_();
-        // Read as 0xFF the mark is not set (a set bit never reads back as erased): nothing committed.
-        if (v === ERASED) return fail("write-failed", "writing the commit mark failed (" + mw + ")", mw);
-        return fail("commit-unknown", "writing the commit mark reported " + mw + " but the mark reads set" + MAY_BE_NEWEST, mw);
-      }
-      if (v === MARK_COMMITTED || (tries >= 2 && v !== ERASED)) return STEP_OK;
-      if (tries >= 2) {
-        this.forget_();
-        return fail("verify-failed", "the commit mark did not program", "ok");
-      }
+      if (r.bytes === null) r = safeRead(this.flash_, 1, markAt);
+      const v = r.bytes === null ? -1 : (r.bytes[0] as number);
+      if (v === MARK_COMMITTED && mw === "ok") return STEP_OK;
+      if (v < 0 || mw !== "ok" || tries >= 2) return this.commitFailed_(mw, v);
     }
+  }
+
+  /**
+   * Why a commit did not go through, after its last write `mw` and read-back `v` (-1: the read
+   * failed twice). Once the mark write has been issued, the mark may be set on the flash whatever
+   * the write call said. So a failure that leaves its state unconfirmed (the read-back fails, or
+   * the write reported an error but the mark reads set) is "commit-unknown", never a plain failure:
+   * a plain failure promises that the previous save is still the newest, and that is only known
+   * when the mark reads 0xFF. A second write whose mark reads neither 0xFF nor fails commits the
+   * slot (any cleared bit counts). After any failure the next save reads the position again.
+   */
+  private commitFailed_(mw: FlashStatus, v: number): LogResult {
+    if (mw === "ok" && v >= 0 && v !== ERASED) return STEP_OK;
+    this.forget_();
+    if (v < 0) return fail("commit-unknown", "reading back the commit mark failed" + MAY_BE_NEWEST, mw === "ok" ? "read-failed" : mw);
+    // Read as 0xFF the mark is not set (a set bit never reads back as erased): nothing committed.
+    if (mw !== "ok" && v === ERASED) return fail("write-failed", "writing the commit mark failed (" + mw + ")", mw);
+    if (mw !== "ok") return fail("commit-unknown", "writing the commit mark reported " + mw + " but the mark reads set" + MAY_BE_NEWEST, mw);
+    return fail("verify-failed", "the commit mark did not program", "ok");
   }
 
   /**
@@ -516,61 +531,41 @@ export class SlotLog {
    * one-byte commit mark, opening a new sector when the newest has no usable slot left. On any
    * failure but "commit-unknown" the previous save stays the newest readable one; after
    * "commit-unknown" the next boot returns that one or this one.
+   *
+   * The common case (a blank slot in the newest sector, everything reading back) runs straight
+   * through; every rarer case is a call, so its text is not read on every save.
    */
   save(payload: Uint8Array): LogResult {
     const l = this.layout;
-    if (!(payload instanceof Uint8Array) || payload.length !== l.payloadLength) {
-      return fail("bad-length", "a payload must be exactly " + l.payloadLength + " bytes", "ok");
-    }
+    if (!(payload instanceof Uint8Array) || payload.length !== l.payloadLength) return this.badLength_();
     const data = new Uint8Array(payload);
-    if (!this.known_) {
-      const s = this.findPosition_();
-      if (s !== "ok") return fail("read-failed", "could not read the log before saving (" + s + ")", s);
+    if (!this.known_ || this.weakMarks_.length > 0) {
+      const ready = this.prepare_();
+      if (ready !== STEP_OK) return ready;
     }
-    if (this.weakMarks_.length > 0) {
-      const strengthened = this.strengthen_();
-      if (strengthened !== STEP_OK) return strengthened;
-    }
-    let erased = false;
-    let verifyFailures = 0;
-    let opens = 0;
+    const progress = { erased: false, opens: 0, verifyFailures: 0 };
     for (;;) {
       if (this.newest_ < 0 || this.nextSlot_ >= l.slotsPerSector) {
-        // Two opens at most: a freshly erased sector full of unusable slots means the flash is failing.
-        if (opens >= 2) return fail("verify-failed", "no usable slot after erasing two sectors", "ok");
-        opens++;
-        erased = true;
-        const opened = this.openSector_();
-        if (opened !== STEP_OK) {
-          // A read-back that disagrees (a write or erase the ESP32 port silently dropped) gets one
-          // more erase; an error the flash reported ends the save.
-          if (opened.status === "verify-failed" && opens < 2) continue;
-          opened.erased = true;
-          return opened;
-        }
+        const opened = this.openForSave_(progress);
+        if (opened === RETRY) continue;
+        if (opened !== STEP_OK) return opened;
       }
       const slot = this.nextSlot_;
       const sectorBase = l.address + this.newest_ * l.sectorSize;
       const markAt = sectorBase + l.marksOffset + slot;
       const slotAt = sectorBase + l.slotsOffset + slot * l.payloadLength;
       const mark = safeRead(this.flash_, 1, markAt);
-      if (mark.status !== "ok" || mark.bytes === null) return fail("read-failed", "could not read a commit mark", mark.status);
+      if (mark.bytes === null) return fail("read-failed", "could not read a commit mark", mark.status);
       const old = safeRead(this.flash_, l.payloadLength, slotAt);
-      if (old.status !== "ok" || old.bytes === null) return fail("read-failed", "could not read a slot", old.status);
+      if (old.bytes === null) return fail("read-failed", "could not read a slot", old.status);
       if (mark.bytes[0] !== ERASED || !allErased(old.bytes)) {
         // Programmed by a save that never committed (power cut): never write over it before an erase.
         this.nextSlot_++;
         continue;
       }
       if (this.refreshHeader_) {
-        // First write into a sector adopted with nothing committed: program its header again (its
-        // last bit may have landed weakly in a cut); if it does not read back, use a new sector.
-        const refreshed = this.programHeader_(this.newest_, this.newestSeq_, "programming the header of sector " + this.newest_ + " again");
-        if (refreshed === STEP_OK || refreshed.status === "verify-failed") this.refreshHeader_ = false;
-        if (refreshed.status === "verify-failed") {
-          this.nextSlot_ = l.slotsPerSector;
-          continue;
-        }
+        const refreshed = this.refreshNewestHeader_();
+        if (refreshed === RETRY) continue;
         if (refreshed !== STEP_OK) return refreshed;
       }
       // From here on the slot is no longer blank whatever happens, so it is used up.
@@ -578,10 +573,9 @@ export class SlotLog {
       const w = safeWrite(this.flash_, data, slotAt);
       if (w !== "ok") return fail("write-failed", "writing the payload failed (" + w + ")", w);
       const back = safeRead(this.flash_, l.payloadLength, slotAt);
-      if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the payload failed", back.status);
+      if (back.bytes === null) return fail("read-failed", "reading back the payload failed", back.status);
       if (!bytesEqual(back.bytes, data)) {
-        verifyFailures++;
-        if (verifyFailures >= MAX_VERIFY_FAILURES) return fail("verify-failed", "the payload did not program (read-back differs)", "ok");
+        if (++progress.verifyFailures >= MAX_VERIFY_FAILURES) return fail("verify-failed", "the payload did not program (read-back differs)", "ok");
         continue;
       }
       const committed = this.commit_(markAt);
@@ -589,8 +583,55 @@ export class SlotLog {
       this.protectedSector_ = this.newest_;
       this.protectedSeq_ = this.newestSeq_;
       this.counts_.saves++;
-      return { status: "ok", message: "ok", flashStatus: "ok", payload: null, checks: 0, accepted: null, sector: this.newest_, slot: slot, seq: this.newestSeq_, erased: erased };
+      return { status: "ok", message: "ok", flashStatus: "ok", payload: null, checks: 0, accepted: null, sector: this.newest_, slot: slot, seq: this.newestSeq_, erased: progress.erased };
     }
+  }
+
+  private badLength_(): LogResult {
+    return fail("bad-length", "a payload must be exactly " + this.layout.payloadLength + " bytes", "ok");
+  }
+
+  /** Before the first write after a boot or a failure: the position read from the flash, then I5. */
+  private prepare_(): LogResult {
+    if (!this.known_) {
+      const s = this.findPosition_();
+      if (s !== "ok") return fail("read-failed", "could not read the log before saving (" + s + ")", s);
+    }
+    return this.strengthen_();
+  }
+
+  /**
+   * The newest sector has no usable slot: open the next one. Two opens at most in one save: a
+   * freshly erased sector full of unusable slots means the flash is failing. A read-back that
+   * disagrees (a write or erase the ESP32 port silently dropped) gets one more erase (RETRY); an
+   * error the flash reported ends the save.
+   */
+  private openForSave_(progress: { erased: boolean; opens: number }): LogResult {
+    if (progress.opens >= 2) return fail("verify-failed", "no usable slot after erasing two sectors", "ok");
+    progress.opens++;
+    progress.erased = true;
+    const opened = this.openSector_();
+    if (opened === STEP_OK) return STEP_OK;
+    if (opened.status === "verify-failed" && progress.opens < 2) return RETRY;
+    opened.erased = true;
+    return opened;
+  }
+
+  /**
+   * First write into a sector adopted with nothing committed: program its header again (its last
+   * bit may have landed weakly in a cut). When it does not read back exactly, the save moves on to
+   * a new sector (RETRY with the newest sector used up).
+   */
+  private refreshNewestHeader_(): LogResult {
+    const programmed = this.programHeader_(this.newest_, this.newestSeq_, "programming the header of sector " + this.newest_ + " again");
+    if (programmed === STEP_OK) {
+      this.refreshHeader_ = false;
+      return STEP_OK;
+    }
+    if (programmed.status !== "verify-failed") return programmed;
+    this.refreshHeader_ = false;
+    this.nextSlot_ = this.layout.slotsPerSector;
+    return RETRY;
   }
 }
 
