@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { ssd1306InitCommands } from "../src/host/espruino/ssd1306";
+import { createSsd1306, ssd1306InitCommands } from "../src/host/espruino/ssd1306";
+import { Ssd1306 as Ssd1306Model } from "../src/host/node/sim/ssd1306";
 import { drawPet } from "../firmware/face";
 import { fakeEnv, fakeGraphics, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
 import { EXPRESSION_NAMES } from "../src/core/types";
@@ -33,7 +34,7 @@ describe("ssd1306 driver", () => {
     expect(ssd1306InitCommands(32)[i + 1]).toBe(31);
   });
 
-  it("sends each frame as a window command and then exactly width*height/8 data bytes behind 0x40", () => {
+  it("sends the first frame whole: one window over every page, then exactly width*height/8 data bytes behind 0x40", () => {
     const { env } = started();
     const writes = env.i2cWrites.slice(1);
     expect(writes[0]!.bytes).toEqual([0x00, 0x21, 0, 127, 0x22, 0, 7]);
@@ -50,14 +51,76 @@ describe("ssd1306 driver", () => {
 
   it("redraws when the expression or activity changes, not on every tick", () => {
     const { env, app } = started();
-    const frames = () => env.i2cWrites.filter((w) => w.bytes[0] === 0x00 && w.bytes[1] === 0x21).length;
-    expect(frames()).toBe(1);
+    const sentSoFar = env.i2cWrites.length;
     env.advance(10000); // idle and neutral for 20 s
-    expect(frames()).toBe(1);
+    expect(env.i2cWrites.length).toBe(sentSoFar);
     app.pet.interact();
-    expect(frames()).toBe(2);
+    expect(env.i2cWrites.length).toBeGreaterThan(sentSoFar);
     // With a display the console stays quiet on successful saves.
     expect(env.lines.length).toBe(1);
+  });
+});
+
+describe("ssd1306 driver sends only the pages that changed", () => {
+  /** A panel over a bus that records transfers, and a frame buffer to draw into by hand. */
+  function panel() {
+    const writes: number[][] = [];
+    const bus = {
+      writeTo(_address: number, a: number | number[] | Uint8Array, b?: number | number[] | Uint8Array) {
+        const bytes: number[] = [];
+        for (const part of [a, b]) {
+          if (part === undefined) continue;
+          if (typeof part === "number") bytes.push(part);
+          else bytes.push(...Array.from(part));
+        }
+        writes.push(bytes);
+      },
+    };
+    const driver = createSsd1306(bus, 0x3c, 128, 64);
+    writes.length = 0; // the power-up commands
+    return { writes, driver, frame: new Uint8Array(1024) };
+  }
+  /** The pages each window command covered, and the data bytes sent. */
+  function summary(writes: number[][]) {
+    const windows = writes.filter((w) => w[0] === 0x00 && w[1] === 0x21).map((w) => [w[5], w[6]]);
+    const data = writes.filter((w) => w[0] === 0x40).reduce((n, w) => n + w.length - 1, 0);
+    return { windows, data };
+  }
+
+  it("a frame like the last sends nothing; changed pages go as one window per run of pages", () => {
+    const { writes, driver, frame } = panel();
+    frame.fill(0x11);
+    expect(driver.flush(frame.buffer)).toBe(1024);
+    expect(summary(writes)).toEqual({ windows: [[0, 7]], data: 1024 });
+    writes.length = 0;
+    expect(driver.flush(frame.buffer)).toBe(0);
+    expect(writes).toEqual([]);
+    frame[0] = 0xff; // page 0
+    frame[3 * 128 + 5] = 0; // page 3
+    frame[4 * 128 + 127] = 0; // page 4
+    frame[7 * 128] = 0x80; // page 7
+    expect(driver.flush(frame.buffer)).toBe(4 * 128);
+    expect(summary(writes)).toEqual({ windows: [[0, 0], [3, 4], [7, 7]], data: 512 });
+  });
+
+  it("what the panel shows, decoded by the desktop host's SSD1306 model, is every frame exactly", () => {
+    const { writes, driver, frame } = panel();
+    const model = new Ssd1306Model();
+    const feed = () => {
+      for (const w of writes) model.receive(w);
+      writes.length = 0;
+    };
+    model.receive([0x00].concat(ssd1306InitCommands(64)));
+    let seed = 7;
+    for (let round = 0; round < 20; round++) {
+      for (let k = 0; k < 40; k++) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        frame[seed % 1024] = seed >>> 24;
+      }
+      driver.flush(frame.buffer);
+      feed();
+      expect(Array.from(model.ram)).toEqual(Array.from(frame));
+    }
   });
 });
 

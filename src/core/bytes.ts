@@ -7,6 +7,9 @@
  * Node, the browser and tests; both paths give the same answer for every input (pinned by
  * test/bytes-native-paths-agree.test.ts with an `E` that imitates the interpreter's).
  * The check is made per call, not once at load, so tests can install and remove a stand-in `E`.
+ * E.sum marks the interpreter's `E` (a plain object also answers toString, from its prototype, so
+ * toString alone proves nothing); a stand-in must provide all three with the interpreter's meaning
+ * (the desktop host's does: src/host/node/sim/espruinoE.ts).
  */
 
 /** The part of Espruino's `E` used here. */
@@ -53,10 +56,10 @@ export function allErased(bytes: Uint8Array): boolean {
 /** True when both arrays hold the same bytes (on Espruino: the two as strings, compared natively). */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  if (typeof E !== "undefined" && E && typeof E.toString === "function") {
+  if (typeof E !== "undefined" && E && typeof E.sum === "function" && typeof E.toString === "function") {
     const sa = E.toString(a);
     // E.toString answers undefined when it cannot allocate: then compare the slow way.
-    if (typeof sa === "string") return sa === E.toString(b);
+    if (typeof sa === "string" && sa.length === a.length) return sa === E.toString(b);
   }
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -75,7 +78,7 @@ export function bytesToHex(bytes: Uint8Array): string {
     const codes = new Uint8Array(bytes.length * 2);
     E.mapInPlace(bytes, codes, HEX_CODES, 4);
     const text = E.toString(codes);
-    if (typeof text === "string") return text;
+    if (typeof text === "string" && text.length === codes.length) return text;
   }
   let s = "";
   for (let i = 0; i < bytes.length; i++) {

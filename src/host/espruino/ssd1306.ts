@@ -5,9 +5,11 @@
  * Every I2C transfer starts with a control byte: 0x00 says the bytes that follow are commands, 0x40
  * that they are display RAM. With horizontal addressing the RAM is filled page by page (8 rows per
  * page), one byte per column with the top row in bit 0, which is exactly the layout of Espruino's
- * Graphics.createArrayBuffer(w, h, 1, {vertical_byte: true}), so the buffer is sent as it is.
+ * Graphics.createArrayBuffer(w, h, 1, {vertical_byte: true}), so the buffer is sent as it is (the
+ * pages that changed, see createSsd1306).
  */
 import type { I2CBus } from "../../../firmware/env";
+import { bytesEqual } from "../../core/bytes";
 
 const CONTROL_COMMANDS = 0x00;
 const CONTROL_DATA = 0x40;
@@ -37,22 +39,59 @@ export function ssd1306InitCommands(height: number): number[] {
 }
 
 export interface Ssd1306 {
-  /** Sends the whole 1-bit vertical_byte buffer (width * height / 8 bytes) to the panel. */
-  flush(buffer: ArrayBuffer): void;
+  /**
+   * Brings the panel up to date with the 1-bit vertical_byte buffer (width * height / 8 bytes):
+   * sends only the pages (8-row bands) that differ from what was sent last, all of them the first
+   * time. Returns the number of display RAM bytes sent (0 when nothing changed).
+   */
+  flush(buffer: ArrayBuffer): number;
 }
 
-/** Initialises the panel at `address` (usually 0x3C) and returns its flush function. */
+/**
+ * Initialises the panel at `address` (usually 0x3C) and returns its flush function.
+ *
+ * Why pages: at 400 kHz a whole 1 KiB frame keeps the I2C bus (and the interpreter, which waits for
+ * it) busy for about 25 ms, and a new face usually touches only some of the eight pages (the name
+ * band and the activity band stay as they were). The SSD1306's column and page address commands
+ * (0x21, 0x22) set a window, and in horizontal addressing mode the data that follows fills exactly
+ * that window, so each run of changed pages is one window and its bytes. The comparison is
+ * bytesEqual per page, native on Espruino.
+ */
 export function createSsd1306(i2c: I2CBus, address: number, width: number, height: number): Ssd1306 {
   i2c.writeTo(address, CONTROL_COMMANDS, ssd1306InitCommands(height));
-  // Window for every flush: all columns, all pages; the RAM pointer wraps back here after the last byte.
-  const windowCommands = [0x21, 0, width - 1, 0x22, 0, height / 8 - 1];
+  const pages = height / 8;
+  /** What the panel's RAM holds, as far as we sent it; null until the first flush. */
+  let shown: Uint8Array | null = null;
 
-  function flush(buffer: ArrayBuffer): void {
-    const bytes = new Uint8Array(buffer);
-    i2c.writeTo(address, CONTROL_COMMANDS, windowCommands);
-    for (let i = 0; i < bytes.length; i += DATA_CHUNK) {
-      i2c.writeTo(address, CONTROL_DATA, bytes.subarray(i, i + DATA_CHUNK));
+  function sendPages(bytes: Uint8Array, first: number, last: number): void {
+    i2c.writeTo(address, CONTROL_COMMANDS, [0x21, 0, width - 1, 0x22, first, last]);
+    const end = (last + 1) * width;
+    for (let i = first * width; i < end; i += DATA_CHUNK) {
+      i2c.writeTo(address, CONTROL_DATA, bytes.subarray(i, Math.min(i + DATA_CHUNK, end)));
     }
+  }
+
+  function flush(buffer: ArrayBuffer): number {
+    const bytes = new Uint8Array(buffer);
+    const before = shown;
+    if (before !== null && bytesEqual(bytes, before)) return 0;
+    let sent = 0;
+    let runStart = -1;
+    for (let page = 0; page <= pages; page++) {
+      const changed =
+        page < pages &&
+        (before === null || !bytesEqual(bytes.subarray(page * width, (page + 1) * width), before.subarray(page * width, (page + 1) * width)));
+      if (changed && runStart < 0) runStart = page;
+      if (!changed && runStart >= 0) {
+        sendPages(bytes, runStart, page - 1);
+        sent += (page - runStart) * width;
+        runStart = -1;
+      }
+    }
+    // Only after every transfer went out: a throw above leaves the next flush sending all of it.
+    if (before === null) shown = new Uint8Array(bytes);
+    else before.set(bytes);
+    return sent;
   }
 
   return { flush: flush };

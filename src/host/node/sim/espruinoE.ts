@@ -1,5 +1,7 @@
 /**
- * The `E` object as the firmware uses it: only E.CRC32.
+ * The `E` object as the firmware uses it: E.CRC32, and E.sum, E.toString and E.mapInPlace, the
+ * native byte helpers src/core/bytes.ts prefers (so the bundle takes the same paths here as on the
+ * device).
  *
  * Espruino's E.CRC32 walks any iterable, taking each element as a byte (the low 8 bits of its
  * integer value; a string gives its character codes), runs the standard reflected CRC-32 and returns
@@ -26,8 +28,39 @@ export function espruinoBytes(data: unknown): Buffer {
   return Buffer.alloc(0);
 }
 
-export function createEspruinoE(): { CRC32: (data: unknown) => number } {
+export interface EspruinoE {
+  CRC32(data: unknown): number;
+  /** The sum of the elements (numbers; the interpreter's E.sum over a typed array). */
+  sum(data: ArrayLike<number>): number;
+  /** A string whose character codes are the bytes of `data` (what E.toString gives for a Uint8Array). */
+  toString(data: unknown): string;
+  /**
+   * Each element of `from` (or each `bits`-wide part of it, high part first, when `bits` is below 8)
+   * looked up in `map` and stored in `to`, in order; stops at the end of either array.
+   */
+  mapInPlace(from: ArrayLike<number>, to: { length: number; [i: number]: number }, map: ArrayLike<number>, bits?: number): void;
+}
+
+export function createEspruinoE(): EspruinoE {
   return {
     CRC32: (data: unknown): number => zlibCrc32(espruinoBytes(data)) >>> 0,
+    sum: (data: ArrayLike<number>): number => {
+      let s = 0;
+      for (let i = 0; i < data.length; i++) s += Number(data[i]);
+      return s;
+    },
+    toString: (data: unknown): string => espruinoBytes(data).toString("latin1"),
+    mapInPlace: (from, to, map, bits) => {
+      const width = bits === undefined ? 8 : bits;
+      const perByte = width < 8 ? 8 / width : 1;
+      const mask = (1 << width) - 1;
+      let k = 0;
+      for (let i = 0; i < from.length && k < to.length; i++) {
+        const v = (from[i] as number) & 0xff;
+        for (let part = perByte - 1; part >= 0 && k < to.length; part--) {
+          to[k++] = Number(map[width < 8 ? (v >> (part * width)) & mask : v]) & 0xff;
+        }
+      }
+    },
   };
 }

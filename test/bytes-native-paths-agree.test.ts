@@ -1,0 +1,75 @@
+/**
+ * src/core/bytes.ts answers the same through Espruino's built-ins (E.sum, E.toString, E.mapInPlace,
+ * here the desktop host's imitation of them) as through its plain loops, for any bytes; and an `E`
+ * that is only a plain object with E.CRC32 (as several tests install) never sends it down the
+ * native path, where Object.prototype.toString would make every two arrays look equal.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { allErased, byteSum, bytesEqual, bytesToHex, tableSum } from "../src/core/bytes";
+import { createEspruinoE } from "../src/host/node/sim/espruinoE";
+
+const g = globalThis as { E?: unknown };
+afterEach(() => {
+  delete g.E;
+});
+
+function both<T>(fn: () => T): { plain: T; native: T } {
+  delete g.E;
+  const plain = fn();
+  g.E = createEspruinoE();
+  const native = fn();
+  delete g.E;
+  return { plain, native };
+}
+
+const bytes = fc.uint8Array({ minLength: 0, maxLength: 300 });
+
+describe("native and plain paths agree", () => {
+  it("byteSum, allErased, bytesToHex over random bytes, and all-0xFF runs", () => {
+    fc.assert(
+      fc.property(fc.oneof(bytes, fc.integer({ min: 0, max: 100 }).map((n) => new Uint8Array(n).fill(255))), (b) => {
+        const r = both(() => [byteSum(b), allErased(b), bytesToHex(b)]);
+        expect(r.native).toEqual(r.plain);
+        expect(r.plain[2]).toBe(Buffer.from(b).toString("hex"));
+        expect(r.plain[1]).toBe(b.every((x) => x === 255));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("bytesEqual on equal arrays, one-byte differences and different lengths", () => {
+    fc.assert(
+      fc.property(bytes, fc.nat(), fc.integer({ min: 1, max: 255 }), (a, at, flip) => {
+        const same = new Uint8Array(a);
+        const other = new Uint8Array(a);
+        if (other.length > 0) other[at % other.length] = (other[at % other.length] as number) ^ flip;
+        const r = both(() => [bytesEqual(a, same), bytesEqual(a, other), bytesEqual(a, a.subarray(0, Math.max(0, a.length - 1)))]);
+        expect(r.native).toEqual(r.plain);
+        expect(r.plain).toEqual([true, a.length === 0, a.length === 0]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("tableSum through a 256-entry table", () => {
+    const table = new Uint8Array(256).map((_, i) => (i * 37) & 3);
+    fc.assert(
+      fc.property(bytes, (b) => {
+        const r = both(() => tableSum(b, table));
+        expect(r.native).toBe(r.plain);
+        expect(r.plain).toBe(Array.from(b).reduce((n, x) => n + (table[x] as number), 0));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("a plain-object E is not taken for the interpreter's", () => {
+  it("bytesEqual still tells different arrays apart when E only has CRC32", () => {
+    g.E = { CRC32: () => 0 };
+    expect(bytesEqual(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 4]))).toBe(false);
+    expect(bytesToHex(new Uint8Array([0xab]))).toBe("ab");
+    expect(allErased(new Uint8Array([255, 254]))).toBe(false);
+  });
+});
