@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
 import { openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
-import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion } from "./callgrind";
+import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion, type Counted } from "./callgrind";
 
 /** Runs of each timed operation (odd, so the median is one of them). */
 const RUNS = 41;
@@ -131,8 +131,19 @@ async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Pro
 interface Session {
   figures: Figures;
   /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry. */
-  flash: { firmware: string; empty: string; ticks: string } | null;
+  flash: { firmware: string; empty: string; ticks: string | null } | null;
+  /** Whether probe.js (the store's restore) is in Storage. */
+  probe: boolean;
   scratch: { scratch: number; pages: number; pageSize: number };
+}
+
+/** `fn()`, or `{ skipped: why }` when it throws: one broken part does not hide the others. */
+function attempt<T>(fn: () => T): T | { skipped: string } {
+  try {
+    return fn();
+  } catch (e) {
+    return { skipped: errorText(e).split("\n")[0]! };
+  }
 }
 
 /** The one interpreter process: upload, boot, time everything, leave flash files for callgrind. */
@@ -140,13 +151,25 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   const board = JSON.parse(readFileSync(LINUX_BOARD, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea?: { address: number; size: number } };
   const pageSize = board.petRegion.pageSize;
   const scratch = { scratch: board.petRegion.address - SCRATCH_PAGES * pageSize, pages: SCRATCH_PAGES, pageSize };
-  const [firmware, probe, ticks] = await Promise.all([build(undefined), build(join(HERE, "firmware-probe.ts")), build(join(HERE, "firmware-ticks.ts"))]);
+  const figures: Figures = {};
+  const firmware = await build(undefined);
+  // The probe and the tick entry are optional: without them their figures say why.
+  const optional = async (entry: string, key: string): Promise<string | null> => {
+    try {
+      return await build(join(HERE, entry));
+    } catch (e) {
+      figures[key] = { skipped: errorText(e).split("\n")[0] };
+      return null;
+    }
+  };
+  const probe = await optional("firmware-probe.ts", "probeBuild");
+  const ticks = await optional("firmware-ticks.ts", "ticksBuild");
   const floor = readFileSync(join(HERE, "espruino", "floor.js"), "utf8");
   const prims = readFileSync(join(HERE, "espruino", "prims.js"), "utf8");
 
   const dir = join(work, "live");
   mkdirSync(dir);
-  const figures: Figures = { linuxBundleBytes: Buffer.byteLength(firmware, "utf8") };
+  figures.linuxBundleBytes = Buffer.byteLength(firmware, "utf8");
   const proc = await startEspruino(binary, dir);
   try {
     let con = await openConsole({ timeoutMs: 60_000 });
@@ -158,10 +181,10 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
     figures.linuxJsVarsAfterBoot = memory.usage;
     figures.linuxJsVarsTotal = memory.total;
 
-    await writeStorageFile(con, "probe.js", probe);
-    await writeStorageFile(con, "floor.js", floor);
-    await writeStorageFile(con, "prims.js", prims);
-    for (const f of ["floor.js", "prims.js", "probe.js"]) await con.evaluate("eval(require(\"Storage\").read(" + JSON.stringify(f) + "))", 30_000);
+    const files: [string, string][] = [["floor.js", floor], ["prims.js", prims]];
+    if (probe !== null) files.push(["probe.js", probe]);
+    for (const [name, text] of files) await writeStorageFile(con, name, text);
+    for (const [name] of files) await con.evaluate("eval(require(\"Storage\").read(" + JSON.stringify(name) + "))", 30_000);
     figures.linuxJsVarsWithBench = ((await con.evaluate("process.memory()")) as { usage: number }).usage;
 
     // Storage fills from the bottom: the scratch pages must lie far above its used part.
@@ -170,14 +193,22 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
     const used = stats.fileBytes + stats.trashBytes;
     if (storageStart + used + 32 * 1024 > scratch.scratch) throw new Error("Storage uses " + used + " bytes: too close to the scratch pages at 0x" + scratch.scratch.toString(16));
     await con.evaluate("benchInit(" + JSON.stringify(scratch) + ")");
-    figures.checks = await con.evaluate("benchCheck()", 30_000);
+    figures.checks = await con.evaluate("benchCheck()", 30_000).catch((e: unknown) => "benchCheck threw: " + errorText(e));
 
-    const ops: Record<string, { ms: number; min: number; max: number }> = {};
-    for (const op of OPS) ops[op.name] = (await con.evaluate("benchOp(" + JSON.stringify(op.name) + "," + RUNS + ")", 120_000)) as { ms: number; min: number; max: number };
+    const ops: Record<string, { ms: number; min: number; max: number } | null> = {};
     const table: Figures = {};
     for (const op of OPS) {
-      const m = ops[op.name]!;
-      const ref = op.floor === null ? null : ops[op.floor]!.ms;
+      try {
+        ops[op.name] = (await con.evaluate("benchOp(" + JSON.stringify(op.name) + "," + RUNS + ")", 120_000)) as { ms: number; min: number; max: number };
+      } catch (e) {
+        ops[op.name] = null;
+        table[op.name] = { skipped: errorText(e).split("\n")[0], what: op.what };
+      }
+    }
+    for (const op of OPS) {
+      const m = ops[op.name];
+      if (m === null || m === undefined) continue;
+      const ref = op.floor === null ? null : (ops[op.floor]?.ms ?? null);
       table[op.name] = {
         ms: round(m.ms),
         ratio: ref === null || ref <= 0 ? null : round(m.ms / ref, 2),
@@ -192,13 +223,17 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
 
     const primitives: Figures = {};
     for (const p of PRIMS) {
-      const ms = (await con.evaluate("primTime(" + JSON.stringify(p.name) + "," + p.n + ",11)", 120_000)) as number;
-      primitives[p.name] = { msPerOp: round(ms, 5), what: p.what };
+      try {
+        const ms = (await con.evaluate("primTime(" + JSON.stringify(p.name) + "," + p.n + ",11)", 120_000)) as number;
+        primitives[p.name] = { msPerOp: round(ms, 5), what: p.what };
+      } catch (e) {
+        primitives[p.name] = { skipped: errorText(e).split("\n")[0], what: p.what };
+      }
     }
     figures.primitives = primitives;
-    // Keep the other keys' old names for the docs.
-    figures.linuxPetSaveMsMedian = round(ops.petSave!.ms, 3);
-    figures.linuxRestoreMsMedian = round(ops.petRestore!.ms, 3);
+    // The keys the docs already quote.
+    if (ops.petSave) figures.linuxPetSaveMsMedian = round(ops.petSave.ms, 3);
+    if (ops.petRestore) figures.linuxRestoreMsMedian = round(ops.petRestore.ms, 3);
 
     let flash: Session["flash"] = null;
     if (withCopies) {
@@ -209,84 +244,103 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
       // The wall clock of that save, for the tick entry (firmware-ticks.ts): same absence every run.
       await con.evaluate("require(\"Storage\").write(\"bench-wall\",\"\"+Date.now())");
       const live = join(dir, "espruino.flash");
-      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: join(work, "ticks.flash") };
+      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null };
       copyFileSync(live, flash.firmware);
       await writeStorageFile(con, ".bootcde", ";");
       copyFileSync(live, flash.empty);
-      await writeStorageFile(con, ".bootcde", ticks);
-      copyFileSync(live, flash.ticks);
+      if (ticks !== null) {
+        flash.ticks = join(work, "ticks.flash");
+        await writeStorageFile(con, ".bootcde", ticks);
+        copyFileSync(live, flash.ticks);
+      }
     }
     await con.close();
-    return { figures, flash, scratch };
+    return { figures, flash, scratch, probe: probe !== null };
   } finally {
     await proc.kill();
     releaseTelnetPort();
   }
 }
 
-/** The callgrind figures: boot, ticks and primitives, as differences of two runs each. */
+/** The callgrind figures: operations, boot, ticks and primitives, as differences of two runs each. */
 async function instructions(binary: string, s: Session): Promise<Figures> {
   const f = s.flash!;
   const width = 2;
+  // Every run ends with setTimeout(quit, 1), also when the code throws (else the interpreter would
+  // wait for input forever); an error is printed between markers and fails that run.
+  const run = (flashFile: string | null, body: string) => (): Promise<Counted> => {
+    if (flashFile === null) return Promise.reject(new Error("no flash file for this run"));
+    return countInstructions(binary, flashFile, "try{" + body + "}catch(e){print('<<ERR '+e+' ERR>>')}setTimeout(quit,1);", 120_000).then((r) => {
+      const m = /<<ERR (.*?) ERR>>/.exec(r.output);
+      if (m) throw new Error("espruino -e threw " + m[1]);
+      return r;
+    });
+  };
   // clearInterval() first: under valgrind the firmware's 1 s interval would otherwise come due
   // before the quit timer in some runs and not in others.
-  const quit = "setTimeout(quit,1);";
-  const boot = "clearInterval();" + quit;
+  const boot = "clearInterval();";
   const read = (file: string): string => "eval(require('Storage').read('" + file + "'));";
   const init = "benchInit(" + JSON.stringify(s.scratch).slice(0, -1) + ",wall:Number(require('Storage').read('bench-wall'))});";
-  const opCode = (name: string, n: number): string => "clearInterval();" + read("floor.js") + read("probe.js") + init + "benchOp('" + name + "'," + n + ");" + quit;
-  const ticksCode = (n: number, redraw: boolean): string => "print('<<T'+JSON.stringify(benchTicks(" + n + "," + redraw + "))+'T>>');" + quit;
-  const primCode = (name: string, n: number): string =>
-    "eval(require('Storage').read('floor.js'));eval(require('Storage').read('prims.js'));benchInit(" + JSON.stringify(s.scratch) + ");primLoop('" + name + "'," + n + ");" + quit;
-  const jobs: { key: string; run: () => Promise<{ instructions: number; output: string }> }[] = [
-    { key: "bootWith", run: () => countInstructions(binary, f.firmware, boot) },
-    { key: "bootWithout", run: () => countInstructions(binary, f.empty, boot) },
-    { key: "ticks0", run: () => countInstructions(binary, f.ticks, ticksCode(0, false)) },
-    { key: "ticksIdle", run: () => countInstructions(binary, f.ticks, ticksCode(TICKS, false)) },
-    { key: "ticksRedraw", run: () => countInstructions(binary, f.ticks, ticksCode(TICKS, true)) },
+  const opCode = (name: string, n: number): string => "clearInterval();" + read("floor.js") + (s.probe ? read("probe.js") : "") + init + "benchOp('" + name + "'," + n + ");";
+  const ticksCode = (n: number, redraw: boolean): string => "print('<<T'+JSON.stringify(benchTicks(" + n + "," + redraw + "))+'T>>');";
+  const primCode = (name: string, n: number): string => read("floor.js") + read("prims.js") + "benchInit(" + JSON.stringify(s.scratch) + ");primLoop('" + name + "'," + n + ");";
+  const jobs: { key: string; run: () => Promise<Counted> }[] = [
+    { key: "bootWith", run: run(f.firmware, boot) },
+    { key: "bootWithout", run: run(f.empty, boot) },
+    { key: "ticks0", run: run(f.ticks, ticksCode(0, false)) },
+    { key: "ticksIdle", run: run(f.ticks, ticksCode(TICKS, false)) },
+    { key: "ticksRedraw", run: run(f.ticks, ticksCode(TICKS, true)) },
   ];
-  for (const op of ["nothing", ...OPS.map((o) => o.name)]) {
-    jobs.push({ key: "op:" + op + ":" + OP_COUNT, run: () => countInstructions(binary, f.firmware, opCode(op, OP_COUNT)) });
-  }
-  jobs.push({ key: "op:nothing:0", run: () => countInstructions(binary, f.firmware, opCode("nothing", 0)) });
+  for (const op of ["nothing", ...OPS.map((o) => o.name)]) jobs.push({ key: "op:" + op + ":" + OP_COUNT, run: run(f.firmware, opCode(op, OP_COUNT)) });
+  jobs.push({ key: "op:nothing:0", run: run(f.firmware, opCode("nothing", 0)) });
   const loopSizes = PRIMS.map((p) => p.n).filter((n, i, all) => all.indexOf(n) === i);
   for (const p of [...loopSizes.map((n) => ({ name: "empty", n })), ...PRIMS]) {
-    if (jobs.some((j) => j.key === "prim:" + p.name + ":" + p.n)) continue;
-    jobs.push({ key: "prim:" + p.name + ":" + p.n, run: () => countInstructions(binary, f.empty, primCode(p.name, p.n)) });
-    jobs.push({ key: "prim:" + p.name + ":0", run: () => countInstructions(binary, f.empty, primCode(p.name, 0)) });
+    if (!jobs.some((j) => j.key === "prim:" + p.name + ":0")) jobs.push({ key: "prim:" + p.name + ":0", run: run(f.empty, primCode(p.name, 0)) });
+    jobs.push({ key: "prim:" + p.name + ":" + p.n, run: run(f.empty, primCode(p.name, p.n)) });
   }
-  const results = await inParallel(jobs.map((j) => j.run), width);
-  const by: Record<string, { instructions: number; output: string }> = {};
+  const results = await inParallel(
+    jobs.map((j) => () => j.run().catch((e: unknown) => new Error(errorText(e)))),
+    width,
+  );
+  const by: Record<string, Counted | Error> = {};
   jobs.forEach((j, i) => (by[j.key] = results[i]!));
-  const count = (k: string): number => by[k]!.instructions;
+  const get = (k: string): Counted => {
+    const r = by[k];
+    if (r === undefined) throw new Error("no run " + k);
+    if (r instanceof Error) throw new Error(k + ": " + r.message);
+    return r;
+  };
+  const count = (k: string): number => get(k).instructions;
   const tickReport = (k: string): unknown => {
-    const m = /<<T(.*)T>>/.exec(by[k]!.output);
-    return m ? JSON.parse(m[1]!) : "no report: " + by[k]!.output.slice(-300);
+    const m = /<<T(.*)T>>/.exec(get(k).output);
+    return m ? JSON.parse(m[1]!) : "no report: " + get(k).output.slice(-300);
   };
   const loopStep = (n: number): number => (count("prim:empty:" + n) - count("prim:empty:0")) / n;
-  const prims: Figures = {};
+  const prims: Record<string, unknown> = {};
   for (const p of PRIMS) {
-    prims[p.name] = Math.round((count("prim:" + p.name + ":" + p.n) - count("prim:" + p.name + ":0")) / p.n - loopStep(p.n));
+    prims[p.name] = attempt(() => Math.round((count("prim:" + p.name + ":" + p.n) - count("prim:" + p.name + ":0")) / p.n - loopStep(p.n)));
   }
   // Instructions per operation: its runs less the harness's; pet.save() less its untimed interact.
-  const harness = (count("op:nothing:" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT;
-  const perOp: Record<string, number> = {};
-  for (const op of OPS) perOp[op.name] = (count("op:" + op.name + ":" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT - harness;
-  if (perOp.petSave !== undefined && perOp.petInteract !== undefined) perOp.petSave -= perOp.petInteract;
-  const ops: Figures = {};
-  for (const op of OPS) ops[op.name] = Math.round(perOp[op.name]!);
+  const ops: Record<string, unknown> = {};
+  for (const op of OPS) {
+    ops[op.name] = attempt(() => {
+      const harness = (count("op:nothing:" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT;
+      const per = (name: string): number => (count("op:" + name + ":" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT - harness;
+      return Math.round(op.name === "petSave" ? per("petSave") - per("petInteract") : per(op.name));
+    });
+  }
   return {
     tool: valgrindVersion(),
     ops,
     opsCounted: OP_COUNT,
-    bootInstructions: count("bootWith") - count("bootWithout"),
-    bootWithFirmware: count("bootWith"),
-    bootWithEmptyBootcde: count("bootWithout"),
-    idleTickInstructions: Math.round((count("ticksIdle") - count("ticks0")) / TICKS),
-    redrawTickInstructions: Math.round((count("ticksRedraw") - count("ticks0")) / TICKS),
+    bootInstructions: attempt(() => count("bootWith") - count("bootWithout")),
+    bootWithFirmware: attempt(() => count("bootWith")),
+    bootWithEmptyBootcde: attempt(() => count("bootWithout")),
+    idleTickInstructions: attempt(() => Math.round((count("ticksIdle") - count("ticks0")) / TICKS)),
+    redrawTickInstructions: attempt(() => Math.round((count("ticksRedraw") - count("ticks0")) / TICKS)),
     ticksCounted: TICKS,
-    idleTicksDid: tickReport("ticksIdle"),
-    redrawTicksDid: tickReport("ticksRedraw"),
+    idleTicksDid: attempt(() => tickReport("ticksIdle")),
+    redrawTicksDid: attempt(() => tickReport("ticksRedraw")),
     primitives: prims,
   };
 }
@@ -338,7 +392,7 @@ export async function run(): Promise<Record<string, unknown>> {
         // Each primitive's instruction count goes beside its time.
         const prims = (figures.primitives ?? {}) as Record<string, Figures>;
         const perPrim = counted.primitives as Record<string, number>;
-        for (const name of Object.keys(perPrim)) if (prims[name] !== undefined) prims[name]!.instructions = perPrim[name];
+        for (const name of Object.keys(perPrim)) if (prims[name] !== undefined && typeof perPrim[name] === "number") prims[name]!.instructions = perPrim[name];
         delete counted.primitives;
         // Each operation's instruction count and its ratio to the floor's, beside its time.
         const table = (figures.ops ?? {}) as Record<string, Figures>;
@@ -346,10 +400,10 @@ export async function run(): Promise<Record<string, unknown>> {
         for (const op of OPS) {
           const row = table[op.name];
           const n = perOp[op.name];
-          if (row === undefined || n === undefined) continue;
+          if (row === undefined || typeof n !== "number") continue;
           const ref = op.floor === null ? undefined : perOp[op.floor];
           row.instructions = n;
-          row.instructionRatio = ref === undefined || ref <= 0 ? null : round(n / ref, 2);
+          row.instructionRatio = typeof ref !== "number" || ref <= 0 ? null : round(n / ref, 2);
         }
         delete counted.ops;
         figures.instructions = counted;
