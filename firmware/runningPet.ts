@@ -15,7 +15,7 @@
  * clocks are worth), report.ts (the words).
  */
 import { createWorld } from "../src/core/world";
-import { tickWorld, updateWorld } from "../src/core/rules";
+import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
 import { nameForDisplay, nameFromString } from "../src/core/name";
 import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, TWO_POW_32, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
@@ -26,7 +26,7 @@ import type { PetBoard } from "./board";
 import { openPetStore, type PetStore } from "./store";
 import type { PetDisplay } from "./display";
 import { lateAbsenceMs, MAX_TICK_DELTA_MS, wallClockMs } from "./clock";
-import { createSaveState, noteSaveAttempt, saveDue, type SaveState } from "./savePolicy";
+import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveState } from "./savePolicy";
 import { errorText, statusLine } from "./report";
 
 export const FALLBACK_PET_NAME = "Pip";
@@ -115,6 +115,17 @@ export class RunningPet {
   private pausedReason_: string;
   /** Uptime of the last restore attempt, for the retries while paused. */
   private lastRestoreTry_: number;
+  /**
+   * The quiet stretch the idle step may skip through (see idleStep_): quietUntil() of the world as
+   * it was when the stretch was computed, and what identifies that world (the world object, its two
+   * since stamps, which updateWorld replaces whenever it changes activity or expression, and the
+   * clock's high half). Any other change to the world fails the identity check.
+   */
+  private quietUntil_: number;
+  private quietWorld_: World | null;
+  private quietActivitySince_: U64 | null;
+  private quietExpressionSince_: U64 | null;
+  private quietHi_: number;
 
   constructor(board: PetBoard, env: PetEnv) {
     this.env = env;
@@ -135,6 +146,11 @@ export class RunningPet {
     this.stampBase_ = 0;
     this.pausedReason_ = "";
     this.lastRestoreTry_ = 0;
+    this.quietUntil_ = -1;
+    this.quietWorld_ = null;
+    this.quietActivitySince_ = null;
+    this.quietExpressionSince_ = null;
+    this.quietHi_ = -1;
   }
 
   /** env.print that never throws: a broken console must not stop the pet. */
@@ -303,15 +319,62 @@ export class RunningPet {
     return status;
   }
 
+  /**
+   * The idle loop's step, when it applies: nothing owed, not paused, no save asked for or failing,
+   * the periodic save not due, and the clock still inside the world's quiet stretch (quietUntil), so
+   * that the update would change only the world clock and the update count and nothing on show.
+   * Then it does exactly what advance, saveIfDue and refresh would and nothing else, in a few
+   * statements: on the device this runs every second, and on Espruino each statement costs about
+   * what a call does. Answers false, having changed nothing, when the full step must run.
+   */
+  private idleStep_(): boolean {
+    const saves = this.saves_;
+    const w = this.world_;
+    const now = this.env.getTime();
+    if (this.owedAbsenceSince_ !== 0 || this.pausedReason_ !== "" || saves.requested !== null || saves.lastAttemptFailed) return false;
+    if (!(now > this.lastTime_) || w !== this.quietWorld_ || w.activitySince !== this.quietActivitySince_ || w.expressionSince !== this.quietExpressionSince_) return false;
+    const delta = Math.min(Math.round((now - this.lastTime_) * 1000), MAX_TICK_DELTA_MS);
+    const e = w.elapsed;
+    const c = w.updateCount;
+    const lo = e.lo + delta;
+    if (lo >= this.quietUntil_ || e.hi !== this.quietHi_ || c.lo === 0xffffffff || this.uptime_ + delta - saves.lastSaveAt >= PERIODIC_SAVE_MS) return false;
+    this.lastTime_ = now;
+    this.uptime_ += delta;
+    w.elapsed = { hi: e.hi, lo: lo };
+    w.updateCount = { hi: c.hi, lo: c.lo + 1 };
+    this.lastRefusal_ = "";
+    saves.dirty = true;
+    return true;
+  }
+
+  /** Notes the world's quiet stretch after a full step (see idleStep_). */
+  private noteQuiet_(): void {
+    const w = this.world_;
+    this.quietUntil_ = quietUntil(w);
+    this.quietWorld_ = w;
+    this.quietActivitySince_ = w.activitySince;
+    this.quietExpressionSince_ = w.expressionSince;
+    this.quietHi_ = w.elapsed.hi;
+  }
+
   /** One loop step: advance, pay an owed absence, retry a paused restore, save if due, show. */
   tick(): void {
+    try {
+      if (this.idleStep_()) return;
+      this.tickFully_();
+    } catch (e) {
+      this.print("pet: tick failed: " + errorText(e));
+    }
+  }
+
+  private tickFully_(): void {
     try {
       this.advance();
       if (this.owedAbsenceSince_ !== 0) this.payOwedAbsence_();
       if (this.pausedReason_ !== "") this.retryRestore_();
       if (!this.saveIfDue_()) this.refresh_("");
-    } catch (e) {
-      this.print("pet: tick failed: " + errorText(e));
+    } finally {
+      this.noteQuiet_();
     }
   }
 

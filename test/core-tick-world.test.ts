@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { tickWorld, updateWorld } from "../src/core/rules";
+import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
 import { createWorld, cloneWorld } from "../src/core/world";
 import type { World } from "../src/core/types";
 import { validWorld } from "./core-arbitraries";
@@ -77,5 +77,38 @@ describe("tickWorld on worlds no owner should hold", () => {
     const a = cloneWorld(w);
     a.activity = -1;
     same(a, 1000);
+  });
+});
+
+describe("quietUntil: below it an update without an event only moves the clock and the count", () => {
+  it("over random valid worlds and deltas that stay below it", () => {
+    fc.assert(
+      fc.property(validWorld, fc.integer({ min: 0, max: 400000 }), (w, d) => {
+        const until = quietUntil(w);
+        if (until < 0 || w.elapsed.lo + d >= until || w.updateCount.lo === 0xffffffff) return;
+        const a = cloneWorld(w);
+        expect(updateWorld(a, d)).toBe("ok");
+        const expected = cloneWorld(w);
+        expected.elapsed = { hi: w.elapsed.hi, lo: w.elapsed.lo + d };
+        expected.updateCount = { hi: w.updateCount.hi, lo: w.updateCount.lo + 1 };
+        expect(a).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("is tight: the first clock value at or past it changes the activity or the expression", () => {
+    let w = createWorld(new Uint8Array([80])) as World;
+    let changes = 0;
+    for (let i = 0; i < 2000; i++) {
+      const until = quietUntil(w);
+      expect(until).toBeGreaterThan(w.elapsed.lo);
+      const probe = cloneWorld(w);
+      expect(updateWorld(probe, until - w.elapsed.lo)).toBe("ok");
+      if (probe.activity !== w.activity || probe.expression !== w.expression) changes++;
+      w = probe;
+      if (i % 3 === 0) updateWorld(w, 10, "interact");
+    }
+    expect(changes).toBe(2000);
   });
 });

@@ -251,3 +251,28 @@ export function tickWorld(world: World, deltaMs: number): UpdateStatus {
   }
   return updateWorld(world, deltaMs);
 }
+
+/**
+ * The world clock (as its low half; the high half stays as it is) below which an update without an
+ * event changes nothing but the clock and the update count: the earlier of the activity's dwell end
+ * and a transient expression's fade end, and never past 2^32 (where the low half would carry).
+ * -1 when it cannot be said that way (a since stamp in another high half, an unknown activity or
+ * expression): then there is no quiet stretch to skip through. An owner that keeps its world valid
+ * can step a tick with elapsed.lo + delta below this and an update count whose low half is not
+ * 0xFFFFFFFF by adding to the clock and the count alone; test/core-tick-world.test.ts holds that to
+ * updateWorld.
+ */
+export function quietUntil(world: World): number {
+  const rule = ACTIVITY_RULES[world.activity];
+  const e = world.elapsed;
+  const a = world.activitySince;
+  const x = world.expressionSince;
+  if (rule === undefined || a.hi !== e.hi || x.hi !== e.hi) return -1;
+  let until = a.lo + rule.dwellMs;
+  if (world.expression !== rule.restingExpression) {
+    const face = EXPRESSION_RULES[world.expression];
+    if (face === undefined) return -1;
+    if (x.lo + face.transientDwellMs < until) until = x.lo + face.transientDwellMs;
+  }
+  return until < TWO_POW_32 ? until : TWO_POW_32;
+}

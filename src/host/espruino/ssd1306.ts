@@ -74,7 +74,6 @@ export function createSsd1306(i2c: I2CBus, address: number, width: number, heigh
   function flush(buffer: ArrayBuffer): number {
     const bytes = new Uint8Array(buffer);
     const before = shown;
-    if (before !== null && bytesEqual(bytes, before)) return 0;
     let sent = 0;
     let runStart = -1;
     for (let page = 0; page <= pages; page++) {
