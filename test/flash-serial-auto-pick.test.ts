@@ -33,6 +33,14 @@ describe("flash without --port", () => {
     expect(replayUpload(board.received()).loads).toEqual([".bootcde"]);
   });
 
+  it("--monitor opens its terminal on the picked board after the upload", async () => {
+    const env = { PET_SERIAL_LIST: portList(join(dir, "s3.json"), [{ path: board.path, vendorId: "303a", productId: "1001" }]) };
+    const r = await runNode("scripts/flash.js", tiny.concat("--monitor"), env);
+    expect(r.code, r.out).toBe(0);
+    const after = r.out.slice(r.out.indexOf("monitor on " + board.path));
+    expect(after).toMatch(/^monitor on \S+ \(Ctrl-C twice to leave\)[\s\S]*Connecting to '\/dev\/[^']+'\nConnected/);
+  });
+
   it("stops with the list and how to choose when no ESP32 board is there", async () => {
     const env = { PET_SERIAL_LIST: portList(join(dir, "none.json"), [arduino]) };
     const r = await runNode("scripts/flash.js", tiny, env);

@@ -51,12 +51,16 @@ export interface Run {
   out: string;
 }
 
-/** Runs a node script (flash.js, bin/pet-save.js) with extra environment; never rejects. */
+/**
+ * Runs a node script (flash.js, bin/pet-save.js) with extra environment; never rejects. Its stdin
+ * is closed at once, which is how a `--monitor` terminal is told to leave.
+ */
 export function runNode(script: string, args: string[], env: Record<string, string> = {}, timeout = 90_000): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, script)].concat(args), { cwd: ROOT, env: { ...process.env, ...env }, timeout }, (error, stdout, stderr) =>
+    const child = execFile(process.execPath, [join(ROOT, script)].concat(args), { cwd: ROOT, env: { ...process.env, ...env }, timeout }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, out: stdout + stderr }),
     );
+    child.stdin?.end();
   });
 }
 
