@@ -85,3 +85,15 @@ describe("choosing and WSL", () => {
     expect(wslKind(() => "6.8.0-45-generic")).toBeNull();
   });
 });
+
+describe("the picked port", () => {
+  it("is checked like a named one: a listed board whose device is gone is an error naming it", async () => {
+    const listed = async () => ({ ports: [{ path: "/dev/ttyGONE0", vendorId: "10c4", productId: "ea60" }], uploaderPaths: ["/dev/ttyGONE0"] });
+    await expect(resolveBoardPort(undefined, { platform: "linux", wsl: null, listPorts: listed })).rejects.toThrow(/no serial port "\/dev\/ttyGONE0": it does not exist/);
+  });
+
+  it("Windows COM names match the tool's list whatever their case", async () => {
+    const listed = async () => ({ ports: [], uploaderPaths: ["COM4"] });
+    expect((await resolveBoardPort("com4", { platform: "win32", wsl: null, listPorts: listed })).lines).toEqual([]);
+  });
+});

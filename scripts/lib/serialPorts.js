@@ -256,12 +256,16 @@ export async function resolveBoardPort(named, { platform = process.platform, wsl
     } catch {
       // Windows COM names have no file
     }
-    if (!uploaderPaths.includes(r.path) && !uploaderPaths.includes(real)) {
+    // Windows does not care about the case of COM names, and neither does the tool.
+    const same = (a, b) => (platform === "win32" ? a.toLowerCase() === b.toLowerCase() : a === b);
+    if (!uploaderPaths.some((u) => same(u, r.path) || same(u, real))) {
       lines.push("port " + r.path + " is not in the espruino tool's list of serial ports; using it as named");
     }
     return { path: r.path, lines };
   }
   const { ports } = await listPorts();
   const p = choosePort(ports, { platform, wsl });
+  // The picked port gets the same checks as a named one: above all, that we may open it.
+  await checkNamedPort(p.path, { platform, wsl, listPorts });
   return { path: p.path, lines: ["no --port given: using " + describePort(p) + ", the one ESP32 board plugged in"] };
 }
