@@ -232,9 +232,12 @@ export async function checkNamedPort(name, { platform = process.platform, wsl = 
   try {
     accessSync(path, constants.R_OK | constants.W_OK);
   } catch {
-    throw new PortError(
-      "no permission to open " + path + " (it belongs to group " + groupName(st.gid) + "). Add yourself to that group, e.g. `sudo usermod -aG " + groupName(st.gid) + " $USER`, then log out and in again.",
-    );
+    const group = groupName(st.gid);
+    // Joining the device's group helps only when the group may read and write it (dialout's can).
+    if ((st.mode & 0o060) === 0o060 && st.gid !== 0) {
+      throw new PortError("no permission to open " + path + ": it belongs to group " + group + ". Join it with `sudo usermod -aG " + group + " $USER`, then log out and back in.");
+    }
+    throw new PortError("no permission to open " + path + ": only its owner may (mode " + (st.mode & 0o777).toString(8) + ", group " + group + "); a udev rule giving it to group dialout with mode 660 is the usual fix.");
   }
   return note ? { path, note } : { path };
 }
