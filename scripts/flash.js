@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 /**
- * `npm run flash -- --port /dev/ttyUSB0` (or `--port tcp://HOST:PORT`): builds the firmware for the
- * board profile in env BOARD (default boards/esp32.json), checks the bundle, and uploads it with the
- * espruino tool into Storage as .bootcde so it runs at every boot. 115200 baud, no Bluetooth, no
+ * `npm run flash` (or `-- --port /dev/ttyUSB0`, `--port tcp://HOST:PORT`): builds the firmware for
+ * the board profile in env BOARD (default boards/esp32.json), checks the bundle, and uploads it with
+ * the espruino tool into Storage as .bootcde so it runs at every boot. 115200 baud, no Bluetooth, no
  * network access. Exits when done; `--monitor` stays in a terminal on the port afterwards.
+ * Without --port it uses the one ESP32 board plugged in (scripts/lib/serialPorts.js says how it
+ * tells); a named port that exists is used even when the espruino tool does not list it.
  *
+ *   --port P          the board's port: a serial device (COMn on Windows) or tcp://HOST:PORT
+ *   --list            print the serial ports and what is known of each, and exit
  *   --dry-run         write what would be sent to a file instead of talking to a board
  *   --out FILE        the dry-run file (default dist/upload.js)
  *   --bundle FILE     where the built bundle goes (default dist/firmware.js)
@@ -17,10 +21,11 @@ import { resolve, join } from "node:path";
 import { spawn } from "node:child_process";
 import { buildFirmware, boardFromEnv, shortPath, ROOT, BoardProfileError } from "./lib/build.js";
 import { checkBundle, formatFindings } from "./lib/bundleCheck.js";
+import { formatPortList, listSerialPorts, PortError, resolveBoardPort } from "./lib/serialPorts.js";
 import {
   BOOT_FILE,
+  cliSpawn,
   DEFAULT_BAUD,
-  ESPRUINO_CLI,
   monitorArgs,
   runEspruinoCli,
   uploadArgs,
@@ -29,7 +34,7 @@ import {
 } from "./lib/upload.js";
 
 function parseArgs(argv) {
-  const opts = { port: null, dryRun: false, out: null, bundle: undefined, entry: undefined, baud: DEFAULT_BAUD, monitor: false, verbose: false };
+  const opts = { port: null, list: false, dryRun: false, out: null, bundle: undefined, entry: undefined, baud: DEFAULT_BAUD, monitor: false, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -38,6 +43,7 @@ function parseArgs(argv) {
       return v;
     };
     if (a === "--port" || a === "-p") opts.port = value();
+    else if (a === "--list") opts.list = true;
     else if (a === "--dry-run") opts.dryRun = true;
     else if (a === "--out") opts.out = value();
     else if (a === "--bundle") opts.bundle = resolve(value());
@@ -49,7 +55,6 @@ function parseArgs(argv) {
     else if (a === "--verbose" || a === "-v") opts.verbose = true;
     else throw new Error("unknown option " + a + " (see the comment at the top of scripts/flash.js)");
   }
-  if (!opts.dryRun && !opts.port) throw new Error("say where the board is: --port /dev/ttyUSB0 or --port tcp://HOST:PORT (or --dry-run)");
   if (opts.dryRun && opts.monitor) throw new Error("--monitor needs a board, not --dry-run");
   return opts;
 }
@@ -58,8 +63,23 @@ function say(line) {
   process.stdout.write(line + "\n");
 }
 
+/** Prints the upload's progress as the shim reports it: one line per fifth. */
+function progressLine(sent, total) {
+  say("  sent " + Math.round((100 * sent) / total) + "% (" + sent + " of " + total + " bytes)");
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.list) {
+    say("serial ports (path, USB vendor:product, maker and product):\n" + formatPortList((await listSerialPorts()).ports));
+    return;
+  }
+  // Find the board before building, so a missing board costs no build time.
+  if (!opts.dryRun) {
+    const found = await resolveBoardPort(opts.port);
+    for (const line of found.lines) say(line);
+    opts.port = found.path;
+  }
   const build = await buildFirmware({ board: boardFromEnv(), outFile: opts.bundle, entry: opts.entry });
   say("built " + shortPath(build.outFile) + ": " + build.bytes + " bytes for " + build.profile.name + " (" + shortPath(build.board) + ")");
   const findings = checkBundle(build.code);
@@ -78,15 +98,21 @@ async function main() {
       return;
     }
     say("uploading to " + opts.port + (opts.port.startsWith("tcp://") ? "" : " at " + opts.baud + " baud") + " into Storage " + BOOT_FILE + " (runs at every boot)...");
-    const r = await runEspruinoCli(uploadArgs({ bundleFile: build.outFile, boardJson: board.file, port: opts.port, baud: opts.baud }), { echo: opts.verbose });
+    const r = await runEspruinoCli(uploadArgs({ bundleFile: build.outFile, boardJson: board.file, port: opts.port, baud: opts.baud }), {
+      echo: opts.verbose,
+      port: opts.port,
+      onProgress: opts.verbose ? undefined : progressLine,
+    });
     const problem = uploadProblem(r.output);
     if (problem) throw new Error("upload failed: " + problem + (opts.verbose ? "" : "\n" + r.output));
     say("uploaded; the board restarted from " + BOOT_FILE + ". Board output during the upload:");
-    for (const line of r.output.split("\n")) if (line.startsWith("--] ")) say("  " + line.slice(4));
+    // Prompts alone (">") say nothing to a person; everything else the board printed is shown.
+    for (const line of r.output.split("\n")) if (line.startsWith("--] ") && !/^\s*>?\s*$/.test(line.slice(4))) say("  " + line.slice(4));
     if (opts.monitor) {
       say("monitor on " + opts.port + " (Ctrl-C twice to leave)");
       await new Promise((done) => {
-        const child = spawn(process.execPath, [ESPRUINO_CLI].concat(monitorArgs({ boardJson: board.file, port: opts.port, baud: opts.baud })), { stdio: "inherit" });
+        const how = cliSpawn(monitorArgs({ boardJson: board.file, port: opts.port, baud: opts.baud }), { port: opts.port, markers: false });
+        const child = spawn(how.command, how.args, { stdio: "inherit", env: how.env });
         child.on("close", done);
       });
     }
@@ -96,7 +122,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  const message = e instanceof BoardProfileError || e instanceof Error ? e.message : String(e);
+  const message = e instanceof BoardProfileError || e instanceof PortError || e instanceof Error ? e.message : String(e);
   process.stderr.write("flash failed: " + message + "\n");
   process.exit(1);
 });

@@ -61,21 +61,44 @@ export function writeUploaderBoard() {
   return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** The tool's process preloads this (named ports, progress and answer markers; see the file). */
+export const UPLOADER_SHIM = join(ROOT, "scripts", "lib", "uploaderShim.cjs");
+
 /**
- * Runs the espruino tool and collects what it prints. Resolves with { code, output } (never rejects
- * on tool failure; a timeout kills it and is reported in `output`).
+ * How to start the tool: { command, args, env }. `port` is the port in `args` (a serial path is
+ * handed to the shim so the tool opens it even when its list does not show it); `markers` asks
+ * the shim for its "[pet] ..." lines (not in an interactive terminal).
  */
-export function runEspruinoCli(args, { timeoutMs = 120000, echo = false } = {}) {
+export function cliSpawn(args, { port, markers = true } = {}) {
+  const env = { ...process.env, PET_MARKERS: markers ? "1" : "", PET_NAMED_PORT: port && !port.startsWith("tcp://") ? port : "" };
+  return { command: process.execPath, args: ["--require", UPLOADER_SHIM, ESPRUINO_CLI].concat(args), env };
+}
+
+/**
+ * Runs the espruino tool and collects what it prints. Resolves with { code, output, answered }
+ * (never rejects on tool failure; a timeout kills it and is reported in `output`). `answered`: some
+ * byte came back from the board. `onProgress(sent, total)` is called as the upload goes out.
+ */
+export function runEspruinoCli(args, { timeoutMs = 120000, echo = false, port, onProgress } = {}) {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [ESPRUINO_CLI].concat(args), {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const how = cliSpawn(args, { port });
+    const child = spawn(how.command, how.args, { stdio: ["ignore", "pipe", "pipe"], env: how.env });
     let output = "";
+    let pending = "";
     const onData = (d) => {
       output += d.toString();
       if (echo) process.stdout.write(d);
     };
-    child.stdout.on("data", onData);
+    child.stdout.on("data", (d) => {
+      onData(d);
+      pending += d.toString();
+      const lines = pending.split("\n");
+      pending = lines.pop();
+      for (const line of lines) {
+        const m = /^\[pet\] progress (\d+) (\d+)/.exec(line);
+        if (m && onProgress) onProgress(Number(m[1]), Number(m[2]));
+      }
+    });
     child.stderr.on("data", onData);
     const timer = setTimeout(() => {
       output += "\n(timed out after " + timeoutMs + " ms)\n";
@@ -83,7 +106,7 @@ export function runEspruinoCli(args, { timeoutMs = 120000, echo = false } = {}) 
     }, timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolvePromise({ code: code === null ? -1 : code, output });
+      resolvePromise({ code: code === null ? -1 : code, output, answered: /^\[pet\] board answered/m.test(output) });
     });
   });
 }
@@ -94,6 +117,8 @@ export function uploadProblem(output) {
     return "could not connect to the board";
   }
   if (/timed out after/.test(output)) return "the espruino tool timed out";
+  // The tool says "Upload Complete" once it has written everything, answer or not.
+  if (!/^\[pet\] board answered/m.test(output)) return "the board never answered (is it running Espruino, at this baud rate? is this its port?)";
   if (/Module .* not found/i.test(output)) return "the board reported a missing module";
   if (!/Upload Complete/.test(output)) return "the espruino tool did not report \"Upload Complete\"";
   return null;

@@ -7,6 +7,11 @@
  * relays the console (lines prefixed "--] ") and exits once the board has been quiet for a moment.
  * Tests substitute a fake that runs the code in a local context.
  *
+ * The port is found as `npm run flash` finds it (scripts/lib/serialPorts.js): without one, the one
+ * ESP32 board plugged in; a named serial port that exists is used even when the tool does not list
+ * it (the tool's process preloads scripts/lib/uploaderShim.cjs, which also reports whether the board
+ * sent anything back).
+ *
  * The device code prints marker lines ("PETPULL ...", "PETPUSH ...") so the parser can ignore the
  * uploader's own chatter and anything else the firmware prints meanwhile.
  */
@@ -23,7 +28,13 @@ export interface DeviceConsole {
 interface UploadLib {
   DEFAULT_BAUD: number;
   writeUploaderBoard(): { file: string; cleanup(): void };
-  runEspruinoCli(args: string[], options?: { timeoutMs?: number }): Promise<{ code: number; output: string }>;
+  runEspruinoCli(args: string[], options?: { timeoutMs?: number; port?: string }): Promise<{ code: number; output: string; answered: boolean }>;
+}
+
+/** The part of scripts/lib/serialPorts.js used here. */
+interface PortsLib {
+  PortError: new (message: string) => Error;
+  resolveBoardPort(named: string | undefined): Promise<{ path: string; lines: string[] }>;
 }
 
 const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..", "..");
@@ -32,25 +43,41 @@ const TIMEOUT_MS = 120000;
 /** A refused connection (a console session still closing, a port just released) is retried once. */
 const RETRY_AFTER_MS = 1000;
 
-async function uploadLib(): Promise<UploadLib> {
-  const url = pathToFileURL(join(ROOT, "scripts", "lib", "upload.js")).href;
-  return (await import(url)) as UploadLib;
+async function scriptLib<T>(name: string): Promise<T> {
+  return (await import(pathToFileURL(join(ROOT, "scripts", "lib", name)).href)) as T;
 }
 
-/** The console of the board at `port` (a serial device path or tcp://host:port). */
-export function espruinoConsole(port: string): DeviceConsole {
+/** The board's port: `named`, or the one ESP32 board plugged in; what was decided goes to `tell`. */
+async function findPort(named: string | undefined, tell: (line: string) => void): Promise<string> {
+  const ports = await scriptLib<PortsLib>("serialPorts.js");
+  try {
+    const found = await ports.resolveBoardPort(named);
+    for (const line of found.lines) tell(line);
+    return found.path;
+  } catch (e) {
+    if (e instanceof ports.PortError) throw new CliError(EXIT_REJECTED, e.message);
+    throw e;
+  }
+}
+
+/**
+ * The console of the board at `named` (a serial device, COMn, or tcp://host:port; undefined for
+ * the one ESP32 board plugged in). `tell` gets the lines saying which port is used and why.
+ */
+export function espruinoConsole(named: string | undefined, tell: (line: string) => void = () => {}): DeviceConsole {
   return {
     async run(code: string): Promise<string> {
-      const lib = await uploadLib();
+      const port = await findPort(named, tell);
+      const lib = await scriptLib<UploadLib>("upload.js");
       const board = lib.writeUploaderBoard();
       try {
         const args = ["--no-ble", "--board", board.file, "--config", "MODULE_URL=", "-p", port];
         if (!port.startsWith("tcp://")) args.push("-b", String(lib.DEFAULT_BAUD));
         args.push("-e", code);
-        let r = await lib.runEspruinoCli(args, { timeoutMs: TIMEOUT_MS });
+        let r = await lib.runEspruinoCli(args, { timeoutMs: TIMEOUT_MS, port });
         if (!/Connected/.test(r.output)) {
           await new Promise((done) => setTimeout(done, RETRY_AFTER_MS));
-          r = await lib.runEspruinoCli(args, { timeoutMs: TIMEOUT_MS });
+          r = await lib.runEspruinoCli(args, { timeoutMs: TIMEOUT_MS, port });
         }
         if (!/Connected/.test(r.output) || /Unable to connect/i.test(r.output)) {
           const last = r.output.trim().split("\n").slice(-3).join("\n");
@@ -59,6 +86,7 @@ export function espruinoConsole(port: string): DeviceConsole {
         if (/timed out after/.test(r.output)) {
           throw new CliError(EXIT_REJECTED, "no complete answer from " + port + " within " + TIMEOUT_MS / 1000 + " s");
         }
+        if (!r.answered) throw new CliError(EXIT_REJECTED, "the board at " + port + " never answered (is it running Espruino, at 115200 baud? is this its port?)");
         return r.output;
       } finally {
         board.cleanup();

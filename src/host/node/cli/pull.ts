@@ -1,6 +1,6 @@
 /**
- * `pet-save pull --port P -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
- * as a backup. The region's address and size come from the board profile (default boards/esp32.json).
+ * `pet-save pull [--port P] -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
+ * as a backup. Without --port, the one ESP32 board plugged in (as `npm run flash` finds it). The region's address and size come from the board profile (default boards/esp32.json).
  *
  * The board runs a short loop that reads the region with require("Flash").read in 256-byte chunks
  * and prints one line per chunk: offset, the bytes in base64 (btoa is native, so this is quick even
@@ -84,14 +84,14 @@ export async function pullWith(device: DeviceConsole, board: RegionBoard, out: s
 export const pullCommand: Command = {
   name: "pull",
   summary: "copy a board's pet region into an image file (a backup), over the espruino uploader",
-  usage: "pull --port P -o IMAGE [--board FILE]",
+  usage: "pull [--port P] -o IMAGE [--board FILE]",
   async run(args, io) {
     const parsed = parseCommandArgs(args, { port: { type: "string", short: "p" }, output: { type: "string", short: "o" }, board: { type: "string" } }, 0);
     const port = parsed.values.port;
     const out = parsed.values.output;
-    if (typeof port !== "string" || port === "") throw usageError("pull needs --port P (a serial device or tcp://host:port)");
+    if (port === "") throw usageError("pull --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     if (typeof out !== "string" || out === "") throw usageError("pull needs -o IMAGE (the file to write)");
     const board = readBoard(typeof parsed.values.board === "string" ? parsed.values.board : join(BOARDS_DIR, "esp32.json"));
-    return pullWith(espruinoConsole(port), board, out, io);
+    return pullWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), board, out, io);
   },
 };

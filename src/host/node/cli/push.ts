@@ -1,5 +1,6 @@
 /**
- * `pet-save push --port P IMAGE|PAYLOAD [--board FILE]`: restores a backup onto a running board.
+ * `pet-save push [--port P] IMAGE|PAYLOAD [--board FILE]`: restores a backup onto a running board
+ * (without --port, the one ESP32 board plugged in, as `npm run flash` finds it).
  *
  * The file is checked first and nothing is sent unless it passes: a payload (84 bytes, or its hex
  * text) must pass
@@ -72,14 +73,14 @@ export async function pushWith(device: DeviceConsole, payload: Uint8Array, path:
 export const pushCommand: Command = {
   name: "push",
   summary: "check a payload or region image, then import its save on a running board (pet.importHex)",
-  usage: "push --port P IMAGE|PAYLOAD [--board FILE]",
+  usage: "push [--port P] IMAGE|PAYLOAD [--board FILE]",
   async run(args, io) {
     const parsed = parseCommandArgs(args, { port: { type: "string", short: "p" }, board: { type: "string" } }, 1);
     const port = parsed.values.port;
-    if (typeof port !== "string" || port === "") throw usageError("push needs --port P (a serial device or tcp://host:port)");
+    if (port === "") throw usageError("push --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     const path = parsed.positionals[0] as string;
     const input = await readPayloadInput(path, io, INPUT_LIMITS.region);
     const payload = payloadToPush(input.bytes, path, parsed.values.board as string | undefined, Date.now(), input.fromHex);
-    return pushWith(espruinoConsole(port), payload, path, io);
+    return pushWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), payload, path, io);
   },
 };

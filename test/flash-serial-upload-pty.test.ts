@@ -1,0 +1,88 @@
+/**
+ * `npm run flash` over a real serial device: a pseudo-terminal whose far side is a scripted
+ * Espruino console (test/fixtures/fake-board-pty.py). A pty is never in the espruino tool's list
+ * of ports (that list comes from udev), so every upload here is also the "port not listed, used as
+ * named" case. What the board received is replayed against a recording Storage: it must be the
+ * bundle, byte for byte, then load(".bootcde").
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { portList, replayUpload, runNode, startFakeBoard, TINY_ENTRY, type FakeBoard } from "./serial-fake-board";
+
+const dir = mkdtempSync(join(tmpdir(), "pet-flash-pty-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** No list from this machine: what the tests see does not depend on its serial hardware. */
+const noPorts = { PET_SERIAL_LIST: portList(join(dir, "none.json"), []) };
+
+describe("flash over a pty to a scripted Espruino console", () => {
+  let board: FakeBoard;
+  let run: { code: number; out: string };
+  beforeAll(async () => {
+    board = await startFakeBoard("repl", join(dir, "repl.bin"));
+    run = await runNode("scripts/flash.js", ["--port", board.path, "--bundle", join(dir, "firmware.js")], noPorts);
+  }, 120_000);
+  afterAll(() => board?.stop());
+
+  it("uploads the bundle byte for byte into .bootcde and restarts into it", () => {
+    expect(run.code, run.out).toBe(0);
+    const replay = replayUpload(board.received());
+    const bundle = readFileSync(join(dir, "firmware.js"), "latin1");
+    expect(bundle.length).toBeGreaterThan(1000);
+    expect(Object.keys(replay.files)).toEqual([".bootcde"]);
+    expect(replay.files[".bootcde"]).toBe(bundle);
+    expect(replay.loads).toEqual([".bootcde"]);
+    expect(run.out).toMatch(/uploaded; the board restarted from \.bootcde/);
+    expect(run.out).toMatch(/fake board: booted \.bootcde/); // the board's own line is shown
+  });
+
+  it("says in one line that the port is not listed and is used as named", () => {
+    const lines = run.out.split("\n").filter((l) => l.includes("not in the espruino tool's list"));
+    expect(lines).toEqual(["port " + board.path + " is not in the espruino tool's list of serial ports; using it as named"]);
+  });
+
+  it("reports progress in rising steps up to everything the tool sent", () => {
+    const steps = [...run.out.matchAll(/sent (\d+)% \((\d+) of (\d+) bytes\)/g)].map((m) => ({ pct: Number(m[1]), sent: Number(m[2]), total: Number(m[3]) }));
+    expect(steps.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < steps.length; i++) expect(steps[i]!.sent).toBeGreaterThan(steps[i - 1]!.sent);
+    const last = steps[steps.length - 1]!;
+    expect(last.pct).toBe(100);
+    expect(last.sent).toBe(last.total);
+    // The total is what went down the wire after the prompt check (the first "\n" and Ctrl-Cs).
+    const received = board.received();
+    expect(last.total).toBeLessThanOrEqual(received.length);
+    expect(last.total).toBeGreaterThan(received.length - 8);
+  });
+});
+
+describe("flash refuses", () => {
+  it("a board that never answers, although the tool reports its upload complete", async () => {
+    const board = await startFakeBoard("silent", join(dir, "silent.bin"));
+    try {
+      const r = await runNode("scripts/flash.js", ["--port", board.path, "--entry", TINY_ENTRY, "--bundle", join(dir, "tiny.js")], noPorts);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/upload failed: the board never answered/);
+      expect(r.out).not.toMatch(/uploaded; the board restarted/);
+      expect(board.received()).toContain('load(".bootcde")'); // the tool did send it all
+    } finally {
+      await board.stop();
+    }
+  });
+
+  it("a port that does not exist, naming it and the ports that do", async () => {
+    const env = { PET_SERIAL_LIST: portList(join(dir, "one.json"), [{ path: "/dev/ttyUSB7", vendorId: "10c4", productId: "ea60", product: "CP2102 USB to UART" }]) };
+    const r = await runNode("scripts/flash.js", ["--port", "/dev/ttyNOPE0"], env);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/no serial port "\/dev\/ttyNOPE0": it does not exist/);
+    expect(r.out).toMatch(/\/dev\/ttyUSB7 {2}10c4:ea60 {2}CP2102 USB to UART/);
+    expect(r.out).not.toMatch(/^built /m); // refused before building
+  });
+
+  it("a path that is not a serial device", async () => {
+    const r = await runNode("scripts/flash.js", ["--port", join(dir, "none.json")], noPorts);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/none\.json" is not a serial port \(not a character device\)/);
+  });
+});
