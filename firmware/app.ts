@@ -12,7 +12,7 @@
  * at the flash, display.ts draws, petConsole.ts and buttonAndLed.ts let the owner act on it.
  */
 import type { World } from "../src/core/types";
-import type { PetEnv } from "./env";
+import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
 import { createDisplay } from "./display";
 import { RunningPet, TICK_MS } from "./runningPet";

@@ -3,7 +3,7 @@
  * reads. Declared here as a structural subset so the firmware and its tests do not depend on how
  * the profile is validated or built: any BoardProfile is a PetBoard.
  */
-import type { PinId } from "./env";
+import type { PinId } from "../src/platform/env";
 
 export interface PetBoard {
   name?: string;

@@ -14,7 +14,7 @@
  * fires pending timers at once. Anything that is not clearly long is short: the safe mistake is an
  * interaction, never replacing the pet.
  */
-import type { PetEnv } from "./env";
+import type { PetEnv } from "../src/platform/env";
 
 export const LONG_PRESS_MS = 5000;
 /** A press measured longer than this is a clock jump (or a lost edge), not a hand on the button. */

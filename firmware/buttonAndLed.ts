@@ -4,7 +4,7 @@
  * The press logic itself is button.ts; this file only connects pins to it.
  */
 import type { PetBoard } from "./board";
-import type { PetEnv } from "./env";
+import type { PetEnv } from "../src/platform/env";
 import type { PetConsole } from "./petConsole";
 import { createButtonMachine, BUTTON_DEBOUNCE_MS } from "./button";
 import { errorText } from "./report";

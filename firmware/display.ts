@@ -5,9 +5,9 @@
  */
 import { nameForDisplay } from "../src/core/name";
 import type { World } from "../src/core/types";
-import { createSsd1306 } from "../src/host/espruino/ssd1306";
+import { createSsd1306 } from "../src/platform/ssd1306";
 import type { PetBoard } from "./board";
-import type { PetEnv } from "./env";
+import type { PetEnv } from "../src/platform/env";
 import { drawPet } from "./face";
 import { errorText } from "./report";
 import { activityName } from "../src/save/payloadJson";

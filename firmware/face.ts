@@ -4,7 +4,7 @@
  * default 4x6 font, so the desktop host can render the same picture.
  */
 import { Expression } from "../src/core/types";
-import type { GraphicsLike } from "./env";
+import type { GraphicsLike } from "../src/platform/env";
 
 /** Width of one character of Espruino's default font, for centring (no stringWidth in the subset). */
 const CHAR_WIDTH = 4;

@@ -21,7 +21,7 @@ import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZER
 import type { PetEvent, World } from "../src/core/types";
 import { saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
-import type { PetEnv } from "./env";
+import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
 import { openPetStore, type PetStore } from "./store";
 import type { PetDisplay } from "./display";

@@ -6,8 +6,8 @@
  */
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
 import { loadWorld, type LoadResult } from "../src/save/codec";
-import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
-import type { RawFlash } from "./env";
+import { flashFromEspruino } from "../src/platform/flashAdapter";
+import type { RawFlash } from "../src/platform/env";
 
 export interface Restored {
   /**

@@ -12,7 +12,7 @@
  *   --dry-run         write what would be sent to a file instead of talking to a board
  *   --out FILE        the dry-run file (default dist/upload.js)
  *   --bundle FILE     where the built bundle goes (default dist/firmware.js)
- *   --entry FILE      bundle another entry module (bench probes; default firmware/entry.ts)
+ *   --entry FILE      bundle another entry module (bench probes; default src/host/espruino/main.ts)
  *   --baud N          serial speed (default 115200)
  *   --monitor         open a terminal on the port after the upload (Ctrl-C twice to leave)
  *   --verbose         show everything the espruino tool prints

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv from "ajv";
-import { checkBoardProfile } from "../firmware/boardProfile";
+import { checkBoardProfile } from "../src/boards/boardProfile";
 import { buildFirmware, BoardProfileError } from "../scripts/lib/build.js";
 
 const BOARDS = join(__dirname, "..", "boards");

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkBoardProfile, type BoardProfile } from "../firmware/boardProfile";
+import { checkBoardProfile, type BoardProfile } from "../src/boards/boardProfile";
 import { buildFirmware, BoardProfileError } from "../scripts/lib/build.js";
 
 const STORAGE = { address: 0x320000, size: 0xe0000 };

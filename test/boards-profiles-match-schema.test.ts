@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import Ajv from "ajv";
-import { BOARD_PROFILE_KEYS, checkBoardProfile, type BoardProfile } from "../firmware/boardProfile";
+import { BOARD_PROFILE_KEYS, checkBoardProfile, type BoardProfile } from "../src/boards/boardProfile";
 
 const BOARDS = join(__dirname, "..", "boards");
 const schema = JSON.parse(readFileSync(join(BOARDS, "schema.json"), "utf8")) as {

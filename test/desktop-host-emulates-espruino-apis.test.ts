@@ -11,7 +11,7 @@ import { createEspruinoE } from "../src/host/node/sim/espruinoE";
 import { ArrayBufferGraphics, createGraphicsNamespace, type Realm } from "../src/host/node/sim/graphics";
 import { Ssd1306, OLED_HEIGHT, OLED_WIDTH } from "../src/host/node/sim/ssd1306";
 import { createSimI2C } from "../src/host/node/sim/i2c";
-import { createSsd1306 } from "../src/host/espruino/ssd1306";
+import { createSsd1306 } from "../src/platform/ssd1306";
 import { createFlashModule } from "../src/host/node/sim/flashModule";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { createSimPins } from "../src/host/node/sim/pins";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { createSsd1306, ssd1306InitCommands } from "../src/host/espruino/ssd1306";
+import { createSsd1306, ssd1306InitCommands } from "../src/platform/ssd1306";
 import { Ssd1306 as Ssd1306Model } from "../src/host/node/sim/ssd1306";
 import { drawPet } from "../firmware/face";
 import { fakeEnv, fakeGraphics, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";

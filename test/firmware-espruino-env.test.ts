@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { envFromGlobals } from "../src/host/espruino/env";
-import type { RawFlash } from "../firmware/env";
+import type { RawFlash } from "../src/platform/env";
 
 const g = globalThis as unknown as Record<string, unknown>;
 const installed: string[] = [];

@@ -4,10 +4,10 @@
  * button pin, a LED and a Graphics/I2C pair that only offer the documented subset.
  */
 import { NorFlashSim } from "../src/storage/norFlashSim";
-import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../firmware/env";
+import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../src/platform/env";
 import type { PetBoard } from "../firmware/board";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
-import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
+import { flashFromEspruino } from "../src/platform/flashAdapter";
 
 export const REGION = { address: 0x310000, size: 65536, pageSize: 4096 };
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
 import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
-import type { RawFlash } from "../firmware/env";
+import type { RawFlash } from "../src/platform/env";
 
 /** A require("Flash") whose every call throws. */
 const brokenFlash: RawFlash = {

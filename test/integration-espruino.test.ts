@@ -19,7 +19,7 @@ import {
   type EspruinoConsole,
   type EspruinoProcess,
 } from "../scripts/lib/espruinoLinux.js";
-import type { BoardProfile } from "../firmware/boardProfile";
+import type { BoardProfile } from "../src/boards/boardProfile";
 
 const ESPRUINO = process.env.ESPRUINO;
 const ROOT = join(__dirname, "..");

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FailureMode, NorFlashSim } from "../src/storage/norFlashSim";
-import { flashFromEspruino } from "../src/host/espruino/flashAdapter";
+import { flashFromEspruino } from "../src/platform/flashAdapter";
 import { createSlotLog } from "../src/storage/slotLog";
 import { SMALL, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 

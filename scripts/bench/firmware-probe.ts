@@ -7,7 +7,7 @@
  */
 import board from "virtual:board-profile";
 import { openPetStore } from "../../firmware/store";
-import type { RawFlash } from "../../firmware/env";
+import type { RawFlash } from "../../src/platform/env";
 
 declare const require: (name: string) => unknown;
 declare const global: { [name: string]: unknown };

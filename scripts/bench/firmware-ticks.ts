@@ -1,7 +1,7 @@
 /**
  * Bench entry for the loop's instruction counts, bundled like the firmware (buildFirmware with this
  * entry, board boards/linux.json) and uploaded as .bootcde in a copy of the bench's flash file by
- * scripts/bench/firmware.ts. It starts the pet as firmware/entry.ts does, with
+ * scripts/bench/firmware.ts. It starts the pet as src/host/espruino/main.ts does, with
  * `startPet(board, espruinoEnv())` (the env's print and flash counted, its getTime and dateNow bench clocks),
  * stops its interval (the bench ticks by hand) and publishes:
  *

@@ -84,7 +84,7 @@ function errorText(e: unknown): string {
 async function build(entry: string | undefined): Promise<string> {
   const built = await buildFirmware({ board: LINUX_BOARD, outFile: null, entry });
   const findings = checkBundle(built.code);
-  if (findings.length > 0) throw new Error("bundle of " + (entry ?? "firmware/entry.ts") + " is not Espruino-safe:\n" + formatFindings(built.code, findings));
+  if (findings.length > 0) throw new Error("bundle of " + (entry ?? "src/host/espruino/main.ts") + " is not Espruino-safe:\n" + formatFindings(built.code, findings));
   return built.code;
 }
 

@@ -1,4 +1,4 @@
-import type { BoardProfile } from "../../firmware/boardProfile";
+import type { BoardProfile } from "../../src/boards/boardProfile";
 
 export const ROOT: string;
 export const DEFAULT_BOARD: string;

@@ -1,5 +1,5 @@
 /**
- * In-process firmware build: firmware/entry.ts -> one ES5 file Espruino runs at top level.
+ * In-process firmware build: src/host/espruino/main.ts -> one ES5 file Espruino runs at top level.
  *
  * rollup 4 + @rollup/plugin-typescript (tsconfig.firmware.json: target ES5, lib ES5, no helpers
  * imported) + @rollup/plugin-terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist
@@ -25,7 +25,7 @@ import { espruinoHoistPlugin } from "./hoist.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
-export const DEFAULT_ENTRY = join(ROOT, "firmware", "entry.ts");
+export const DEFAULT_ENTRY = join(ROOT, "src", "host", "espruino", "main.ts");
 export const DEFAULT_OUT = join(ROOT, "dist", "firmware.js");
 
 /** `p` as an absolute path, a relative one taken from the repository root (not process.cwd()). */
@@ -57,10 +57,10 @@ export class BoardProfileError extends Error {
 }
 
 let checkerPromise = null;
-/** checkBoardProfile from firmware/boardProfile.ts, loaded through tsx once per process. */
+/** checkBoardProfile from src/boards/boardProfile.ts, loaded through tsx once per process. */
 async function loadChecker() {
   if (!checkerPromise) {
-    checkerPromise = tsImport(join(ROOT, "firmware", "boardProfile.ts"), import.meta.url).then(
+    checkerPromise = tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url).then(
       (m) => m.checkBoardProfile,
     );
   }
@@ -155,7 +155,7 @@ export const TERSER_OPTIONS = {
  * @param {object} [options]
  * @param {string} [options.board] path of the board profile JSON (default: env BOARD or boards/esp32.json)
  * @param {string|null} [options.outFile] where to write the bundle (default dist/firmware.js; null: do not write)
- * @param {string} [options.entry] entry module (default firmware/entry.ts)
+ * @param {string} [options.entry] entry module (default src/host/espruino/main.ts)
  * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[]}>}
  */
 export async function buildFirmware(options = {}) {
@@ -164,7 +164,7 @@ export async function buildFirmware(options = {}) {
   const entry = fromRoot(options.entry || DEFAULT_ENTRY);
   const profile = await loadBoardProfile(board);
   const warnings = [];
-  // tsconfig.firmware.json lists firmware/entry.ts as the program's root; another entry (a bench
+  // tsconfig.firmware.json lists src/host/espruino/main.ts as the program's root; another entry (a bench
   // probe) gets a throw-away config that extends it with that root instead.
   let tsconfig = join(ROOT, "tsconfig.firmware.json");
   let tempDir = null;

@@ -26,7 +26,7 @@
  * Functions that the board has no hardware for (no I2C1 on the Linux build, say) are left out of the
  * env rather than failing later.
  */
-import type { GraphicsLike, I2CBus, PetEnv, PinId, RawFlash, WatchEvent, WatchOptions } from "../../../firmware/env";
+import type { GraphicsLike, I2CBus, PetEnv, PinId, RawFlash, WatchEvent, WatchOptions } from "../../platform/env";
 
 // Module-local ambient names: they resolve to the interpreter's globals at run time.
 declare const require: (name: string) => unknown;

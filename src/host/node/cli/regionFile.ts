@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkBoardProfile, type BoardProfile } from "../../../../firmware/boardProfile";
+import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
 import { isLoadablePayload } from "../sim/currentSave";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { NorFlashSim } from "../../../storage/norFlashSim";

@@ -4,7 +4,7 @@
  * call reports a status. Write errors are invisible on the ESP32 port, which is why SlotLog reads
  * back everything it writes.
  */
-import { Flash, FlashRead, FlashStatus } from "../../storage/flash";
+import { Flash, FlashRead, FlashStatus } from "../storage/flash";
 
 /** The three calls of Espruino's Flash module the log needs. */
 export interface EspruinoFlashModule {

@@ -9,7 +9,7 @@
  * Plain ES5-safe code: it may be bundled into the firmware.
  */
 
-import { nameFromString } from "../src/core/name";
+import { nameFromString } from "../core/name";
 
 /** A byte range of flash, absolute addresses. */
 export interface FlashRange {

@@ -8,8 +8,8 @@
  * Graphics.createArrayBuffer(w, h, 1, {vertical_byte: true}), so the buffer is sent as it is (the
  * pages that changed, see createSsd1306).
  */
-import type { I2CBus } from "../../../firmware/env";
-import { bytesEqual } from "../../core/bytes";
+import type { I2CBus } from "./env";
+import { bytesEqual } from "../core/bytes";
 
 const CONTROL_COMMANDS = 0x00;
 const CONTROL_DATA = 0x40;
