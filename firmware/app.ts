@@ -41,18 +41,18 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   const s = new RunningPet(board, env);
   // The display first, so the pet appears as soon as it exists; then storage, then the rest.
   const print = function (line: string): void {
-    s.print(line);
+    s.print_(line);
   };
-  const bootLine = s.boot(board, createDisplay(board, env, print));
+  const bootLine = s.boot_(board, createDisplay(board, env, print));
   const pet = createPetConsole(s);
   startButtonAndLed(board, env, print, pet);
   try {
     env.publish("pet", pet);
   } catch (e) {
-    s.print("pet console unavailable: " + errorText(e));
+    s.print_("pet console unavailable: " + errorText(e));
   }
   const step = function (): void {
-    s.tick();
+    s.tick_();
   };
   let interval: unknown = env.setInterval(step, TICK_MS);
 
@@ -65,7 +65,7 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
       interval = null;
     },
     world: function () {
-      return s.currentWorld();
+      return s.currentWorld_();
     },
   };
 }

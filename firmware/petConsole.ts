@@ -30,14 +30,14 @@ export interface PetConsole {
  */
 function typedName(s: RunningPet, name: unknown): Uint8Array | null {
   if (typeof name !== "string") return null;
-  const env = s.env;
+  const env = s.env_;
   return env.utf8Bytes !== undefined ? nameFromString(name, env.utf8Bytes) : nameFromString(name);
 }
 
 /** The name as console text, the way typedName reads it in (pet.status().name). */
 function nameText(s: RunningPet, bytes: Uint8Array): string {
-  if (s.env.utf8Text !== undefined) {
-    const text = s.env.utf8Text(bytes);
+  if (s.env_.utf8Text !== undefined) {
+    const text = s.env_.utf8Text(bytes);
     if (typeof text === "string") return text;
   }
   return utf8Decode(bytes);
@@ -64,20 +64,20 @@ function withoutSpacing(hex: string): string {
 
 function importHex(s: RunningPet, hex: string): string {
   if (typeof hex === "string" && hex.length > MAX_HEX_TEXT) {
-    s.print("import rejected: bad-length (" + hex.length + " characters; a save is " + 2 * PAYLOAD_LENGTH + " hex digits)");
+    s.print_("import rejected: bad-length (" + hex.length + " characters; a save is " + 2 * PAYLOAD_LENGTH + " hex digits)");
     return "bad-length";
   }
   const bytes = typeof hex === "string" ? hexToBytes(withoutSpacing(hex)) : null;
   if (bytes === null) {
-    s.print("import rejected: bad-hex (not an even number of hex digits)");
+    s.print_("import rejected: bad-hex (not an even number of hex digits)");
     return "bad-hex";
   }
-  const loaded = loadWorld(bytes, s.wallNow());
+  const loaded = loadWorld(bytes, s.wallNow_());
   if (loaded.status !== "ok" || loaded.world === null) {
-    s.print("import rejected: " + loaded.status + " (" + describeStatus(loaded.status) + ")");
+    s.print_("import rejected: " + loaded.status + " (" + describeStatus(loaded.status) + ")");
     return loaded.status;
   }
-  return s.importWorld(loaded);
+  return s.importWorld_(loaded);
 }
 
 /** The `pet` object over the running pet. */
@@ -87,7 +87,7 @@ export function createPetConsole(s: RunningPet): PetConsole {
     try {
       return fn();
     } catch (e) {
-      s.print("pet." + what + " failed: " + errorText(e));
+      s.print_("pet." + what + " failed: " + errorText(e));
       return "error";
     }
   }
@@ -95,40 +95,40 @@ export function createPetConsole(s: RunningPet): PetConsole {
   return {
     status: function () {
       try {
-        const world = s.currentWorld();
-        const json = payloadJson(world, s.currentSavedAt());
+        const world = s.currentWorld_();
+        const json = payloadJson(world, s.currentSavedAt_());
         json.name = nameText(s, world.name);
         return json;
       } catch (e) {
-        s.print("pet.status failed: " + errorText(e));
+        s.print_("pet.status failed: " + errorText(e));
         return null;
       }
     },
     save: function () {
       return guarded("save", function () {
-        return s.saveNow();
+        return s.saveNow_();
       });
     },
     interact: function () {
       return guarded("interact", function () {
-        return s.interact();
+        return s.interact_();
       });
     },
     rename: function (name: string) {
       return guarded("rename", function () {
         const bytes = typedName(s, name);
-        return bytes === null ? "bad-name" : s.rename(bytes);
+        return bytes === null ? "bad-name" : s.rename_(bytes);
       });
     },
     hatch: function (name?: string) {
       return guarded("hatch", function () {
-        const bytes = name === undefined ? s.defaultName : typedName(s, name);
-        return bytes === null ? "bad-name" : s.hatch(bytes);
+        const bytes = name === undefined ? s.defaultName_ : typedName(s, name);
+        return bytes === null ? "bad-name" : s.hatch_(bytes);
       });
     },
     exportHex: function () {
       return guarded("exportHex", function () {
-        const encoded = s.encodeNow();
+        const encoded = s.encodeNow_();
         return encoded.bytes !== null ? bytesToHex(encoded.bytes) : encoded.status;
       });
     },

@@ -8,6 +8,10 @@
  * Nothing the owner types or the flash holds may stop the pet: storage problems are statuses,
  * printed as lines, never exceptions, and the loop step catches whatever it calls.
  *
+ * Every member's name ends in "_": the build shortens such names to one or two characters, and the
+ * interpreter reads every character of a name each time a path uses it (the class is internal to
+ * the bundle; the console object and the app object around it keep their public names).
+ *
  * On the device this class is the hot path (a tick every second, a save on every press), so its
  * methods are few and do their work in place: on Espruino every call re-reads the callee's text, and
  * a tick that finds nothing to do must cost next to nothing (docs/firmware.md, "Speed on the
@@ -68,9 +72,9 @@ function noSaveOfOurs(status: string): boolean {
 }
 
 export class RunningPet {
-  readonly env: PetEnv;
+  readonly env_: PetEnv;
   /** What boot and pet.hatch() hatch when no name is given. */
-  readonly defaultName: Uint8Array;
+  readonly defaultName_: Uint8Array;
   private world_: World;
   /** The stamp of the save the world came from or was last written as ("savedAtMs" of pet.status()). */
   private savedAt_: U64;
@@ -128,9 +132,9 @@ export class RunningPet {
   private quietHi_: number;
 
   constructor(board: PetBoard, env: PetEnv) {
-    this.env = env;
-    this.defaultName = defaultPetName(board);
-    this.world_ = createWorld(this.defaultName) as World;
+    this.env_ = env;
+    this.defaultName_ = defaultPetName(board);
+    this.world_ = createWorld(this.defaultName_) as World;
     this.savedAt_ = U64_ZERO;
     this.store_ = null;
     this.display_ = null;
@@ -154,32 +158,32 @@ export class RunningPet {
   }
 
   /** env.print that never throws: a broken console must not stop the pet. */
-  print(line: string): void {
+  print_(line: string): void {
     try {
-      this.env.print(line);
+      this.env_.print(line);
     } catch (e) {
       // Nowhere left to report to.
     }
   }
 
   /** The live world (read it, never change it: the operations below do). */
-  currentWorld(): World {
+  currentWorld_(): World {
     return this.world_;
   }
 
   /** The stamp of the save the live world came from or was last written as (0: none). */
-  currentSavedAt(): U64 {
+  currentSavedAt_(): U64 {
     return this.savedAt_;
   }
 
   /** Why saving is paused, or "". */
-  pausedWhy(): string {
+  pausedWhy_(): string {
     return this.pausedReason_;
   }
 
   /** The wall clock in ms, or 0 while it is not plausible (see clock.ts). */
-  wallNow(): number {
-    return wallClockMs(this.env.dateNow());
+  wallNow_(): number {
+    return wallClockMs(this.env_.dateNow());
   }
 
   // ---- Boot -----------------------------------------------------------------------------------
@@ -189,20 +193,20 @@ export class RunningPet {
    * or hatch into a region with nothing of ours (and write the new pet at once), or pause saving
    * when a save is there but cannot be used. Returns the boot line, already printed and shown.
    */
-  boot(board: PetBoard, display: PetDisplay | null): string {
+  boot_(board: PetBoard, display: PetDisplay | null): string {
     this.display_ = display;
     const line = this.openAndRestore_(board);
-    this.print(line);
+    this.print_(line);
     this.noteShown_(); // the boot line said it all; no status line until something changes
     if (this.display_ !== null && !this.display_.show(this.world_)) this.display_ = null;
     return line;
   }
 
   private openAndRestore_(board: PetBoard): string {
-    const petName = nameForDisplay(this.defaultName);
+    const petName = nameForDisplay(this.defaultName_);
     const notSaved = ", hatched " + petName + " (not saved)";
     try {
-      const opened = openPetStore(this.env.flash, board.petRegion);
+      const opened = openPetStore(this.env_.flash, board.petRegion);
       this.store_ = opened.store;
       if (this.store_ === null) return "storage unavailable: " + opened.status + notSaved;
       const r = this.restoreNewest_();
@@ -227,7 +231,7 @@ export class RunningPet {
    * the codec's refusal of it; `wall` is the wall clock it loaded with (0: unknown).
    */
   private restoreNewest_(): { status: string; line: string; wall: number } {
-    const wall = this.wallNow(); // read once: the check, the load and the owed absence agree on it
+    const wall = this.wallNow_(); // read once: the check, the load and the owed absence agree on it
     const found = (this.store_ as PetStore).restore(wall);
     const loaded = found.loaded;
     if (loaded === null) {
@@ -265,27 +269,27 @@ export class RunningPet {
   }
 
   /** A new pet with these name bytes, written at once. */
-  hatch(name: Uint8Array): string {
+  hatch_(name: Uint8Array): string {
     this.adoptWorld_(createWorld(name) as World, U64_ZERO, "replaced");
-    return this.saveAndReport();
+    return this.saveAndReport_();
   }
 
   /** A world the owner imported (already loaded by the codec), written at once. */
-  importWorld(loaded: LoadResult): string {
+  importWorld_(loaded: LoadResult): string {
     this.adoptWorld_(loaded.world as World, loaded.savedAt, "replaced");
-    this.print("imported " + nameForDisplay(this.world_.name) + ", updates " + u64ToDecimal(this.world_.updateCount));
-    return this.saveAndReport();
+    this.print_("imported " + nameForDisplay(this.world_.name) + ", updates " + u64ToDecimal(this.world_.updateCount));
+    return this.saveAndReport_();
   }
 
   /** Renames the pet and writes it; refused while saving is paused (the pet is a stand-in then). */
-  rename(name: Uint8Array): string {
+  rename_(name: Uint8Array): string {
     if (this.pausedReason_ !== "") {
-      this.print("not renamed: saving paused (" + this.pausedReason_ + "); pet.hatch(name) or pet.importHex() to start over");
+      this.print_("not renamed: saving paused (" + this.pausedReason_ + "); pet.hatch(name) or pet.importHex() to start over");
       return SAVING_PAUSED;
     }
     this.world_.name = name;
     this.saves_.dirty = true;
-    return this.saveAndReport();
+    return this.saveAndReport_();
   }
 
   // ---- Time and events --------------------------------------------------------------------------
@@ -295,8 +299,8 @@ export class RunningPet {
    * applies `event`. A change marks the world dirty for the periodic save; an activity change asks
    * for a save of its own. Returns the update's status.
    */
-  advance(event?: PetEvent): string {
-    const now = this.env.getTime();
+  advance_(event?: PetEvent): string {
+    const now = this.env_.getTime();
     let delta = 0;
     if (typeof now === "number" && now === now) {
       // clock.ts tickDeltaMs, written out: rounded ms, 0 for a clock set backwards, at most a minute.
@@ -309,7 +313,7 @@ export class RunningPet {
     const before = w.activity;
     const status = event === undefined ? tickWorld(w, delta) : updateWorld(w, delta, event);
     if (status !== "ok") {
-      if (status !== this.lastRefusal_) this.print("update refused: " + status);
+      if (status !== this.lastRefusal_) this.print_("update refused: " + status);
       this.lastRefusal_ = status;
       return status;
     }
@@ -330,7 +334,7 @@ export class RunningPet {
   private idleStep_(): boolean {
     const saves = this.saves_;
     const w = this.world_;
-    const now = this.env.getTime();
+    const now = this.env_.getTime();
     if (this.owedAbsenceSince_ !== 0 || this.pausedReason_ !== "" || saves.requested !== null || saves.lastAttemptFailed) return false;
     if (!(now > this.lastTime_) || w !== this.quietWorld_ || w.activitySince !== this.quietActivitySince_ || w.expressionSince !== this.quietExpressionSince_) return false;
     const delta = Math.min(Math.round((now - this.lastTime_) * 1000), MAX_TICK_DELTA_MS);
@@ -358,18 +362,18 @@ export class RunningPet {
   }
 
   /** One loop step: advance, pay an owed absence, retry a paused restore, save if due, show. */
-  tick(): void {
+  tick_(): void {
     try {
       if (this.idleStep_()) return;
       this.tickFully_();
     } catch (e) {
-      this.print("pet: tick failed: " + errorText(e));
+      this.print_("pet: tick failed: " + errorText(e));
     }
   }
 
   private tickFully_(): void {
     try {
-      this.advance();
+      this.advance_();
       if (this.owedAbsenceSince_ !== 0) this.payOwedAbsence_();
       if (this.pausedReason_ !== "") this.retryRestore_();
       if (!this.saveIfDue_()) this.refresh_("");
@@ -379,8 +383,8 @@ export class RunningPet {
   }
 
   /** A press of the button or pet.interact(): the event, a save asked for, what changed shown. */
-  interact(): string {
-    const status = this.advance("interact");
+  interact_(): string {
+    const status = this.advance_("interact");
     if (status !== "ok") return status;
     this.saves_.requested = "interact";
     if (!this.saveIfDue_()) this.refresh_("");
@@ -403,14 +407,14 @@ export class RunningPet {
 
   /** Adds the absence a boot without a wall clock could not, once the clock is known (see clock.ts). */
   private payOwedAbsence_(): void {
-    const now = this.env.dateNow();
+    const now = this.env_.dateNow();
     if (wallClockMs(now) === 0) return; // still unknown: keep waiting
     const away = lateAbsenceMs(this.owedAbsenceSince_, now, this.uptime_);
     this.owedAbsenceSince_ = 0;
     if (away === 0) return;
     if (!this.addTimeAway_(away)) return; // the world clock is at its end; a restore would have refused too
     this.saves_.dirty = true;
-    this.print("wall clock now known: added " + Math.round(away / 1000) + " s away");
+    this.print_("wall clock now known: added " + Math.round(away / 1000) + " s away");
   }
 
   /**
@@ -428,7 +432,7 @@ export class RunningPet {
     if (r.wall === 0) this.addTimeAway_(ranFor > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : ranFor);
     this.pausedReason_ = "";
     noteSaveAttempt(this.saves_, this.uptime_, true); // the restored save is the last save: nothing is due
-    this.print("save readable again: " + r.line + "; saving resumed");
+    this.print_("save readable again: " + r.line + "; saving resumed");
   }
 
   // ---- Saving -----------------------------------------------------------------------------------
@@ -441,22 +445,22 @@ export class RunningPet {
   }
 
   /** The stamp for a save written now: the wall clock, else the estimate from stampBase, else 0. */
-  saveStamp(): number {
-    const wall = this.wallNow();
+  saveStamp_(): number {
+    const wall = this.wallNow_();
     if (wall !== 0 || this.stampBase_ === 0) return wall;
     const estimate = this.stampBase_ + this.uptime_;
     return estimate <= MAX_SAFE ? estimate : this.stampBase_; // saveWorld takes numbers up to 2^53 - 1
   }
 
   /** The live world encoded as it would be saved now (pet.exportHex()). */
-  encodeNow(): SaveResult {
-    return saveWorld(this.world_, this.saveStamp());
+  encodeNow_(): SaveResult {
+    return saveWorld(this.world_, this.saveStamp_());
   }
 
   /** Encodes and writes the world now and notes the outcome. Returns "ok" or why not; never prints. */
   private writeSave_(): string {
     if (this.pausedReason_ !== "") return SAVING_PAUSED;
-    const stamp = this.saveStamp();
+    const stamp = this.saveStamp_();
     const encoded = saveWorld(this.world_, stamp);
     let status: string = encoded.status;
     if (encoded.bytes !== null) {
@@ -482,7 +486,7 @@ export class RunningPet {
   }
 
   /** Writes the world now and says how it went (the status line, or the panel plus failures). */
-  saveAndReport(): string {
+  saveAndReport_(): string {
     const status = this.writeSave_();
     if (status === SAVING_PAUSED) this.refresh_("not saved: saving paused (" + START_OVER + ")");
     else this.refresh_(status === "ok" ? "saved" : "save failed: " + status);
@@ -490,16 +494,16 @@ export class RunningPet {
   }
 
   /** pet.save(): the world brought up to now, then written. */
-  saveNow(): string {
-    this.advance();
-    return this.saveAndReport();
+  saveNow_(): string {
+    this.advance_();
+    return this.saveAndReport_();
   }
 
   /** Writes the world if the save policy says so; true when it did (and so already refreshed). */
   private saveIfDue_(): boolean {
     if (this.pausedReason_ !== "") return false; // nothing is written while paused, not even retries
     if (saveDue(this.saves_, this.uptime_) === null) return false;
-    this.saveAndReport();
+    this.saveAndReport_();
     return true;
   }
 
@@ -527,9 +531,9 @@ export class RunningPet {
     const changed = this.noteShown_();
     if (this.display_ !== null) {
       if (changed && !this.display_.show(this.world_)) this.display_ = null; // it printed why; lines from now on
-      if (note !== "" && note !== "saved") this.print(statusLine(this.world_, note, this.shownNameText_));
+      if (note !== "" && note !== "saved") this.print_(statusLine(this.world_, note, this.shownNameText_));
       return;
     }
-    if (changed || note !== "") this.print(statusLine(this.world_, note, this.shownNameText_));
+    if (changed || note !== "") this.print_(statusLine(this.world_, note, this.shownNameText_));
   }
 }
