@@ -5,14 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
 import { LONG_PRESS_MS, MAX_LONG_PRESS_MS } from "../firmware/button";
-import { fakeEnv, newFlash, pressButton, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet, fakeEnv, newFlash, pressButton, rawFlashOver, testBoard } from "./firmware-fakes";
 
-function started() {
-  const counters = { payloadWrites: 0 };
-  const env = fakeEnv({ flash: rawFlashOver(newFlash(), counters) });
-  const app = startPet(testBoard(), env);
-  return { env, app, counters };
-}
+const started = () => bootPet();
 
 describe("button", () => {
   it("watches the profile's pin on both edges with a 50 ms debounce, repeating", () => {

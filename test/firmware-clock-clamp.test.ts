@@ -3,7 +3,6 @@
  * nothing and a clock set forwards adds at most a minute. The wall clock counts only when plausible.
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
 import {
   isPlausibleWallClock,
   MAX_TICK_DELTA_MS,
@@ -12,7 +11,7 @@ import {
   WALL_CLOCK_MAX_MS,
   WALL_CLOCK_MIN_MS,
 } from "../firmware/clock";
-import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet } from "./firmware-fakes";
 
 describe("tickDeltaMs", () => {
   it("rounds seconds to whole milliseconds", () => {
@@ -56,8 +55,7 @@ describe("wall clock plausibility", () => {
 
 describe("the loop", () => {
   function started() {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet();
     return { env, app, elapsed: () => Number(app.pet.status()!.elapsedMs) };
   }
 

@@ -3,20 +3,15 @@
  * subset, redrawn when what it shows changes and not on every tick.
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
 import { createSsd1306, ssd1306InitCommands } from "../src/platform/ssd1306";
 import { Ssd1306 as Ssd1306Model } from "../src/host/node/sim/ssd1306";
 import { drawPet } from "../firmware/face";
-import { fakeEnv, fakeGraphics, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet, fakeGraphics } from "./firmware-fakes";
 import { EXPRESSION_NAMES } from "../src/core/types";
 
 const DISPLAY = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } };
 
-function started() {
-  const env = fakeEnv({ flash: rawFlashOver(newFlash()), withDisplayHardware: true });
-  const app = startPet(testBoard({ display: DISPLAY }), env);
-  return { env, app };
-}
+const started = () => bootPet({ board: { display: DISPLAY }, withDisplayHardware: true });
 
 describe("ssd1306 driver", () => {
   it("initialises the panel with a command transfer (control byte 0x00) ending in display-on", () => {

@@ -8,6 +8,7 @@ import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions }
 import type { PetBoard } from "../firmware/board";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
 import { flashFromEspruino } from "../src/platform/flashAdapter";
+import { startPet, type PetApp } from "../firmware/app";
 
 export const REGION = { address: 0x310000, size: 65536, pageSize: 4096 };
 
@@ -295,4 +296,42 @@ export function pressButton(env: FakeEnv, ms: number): void {
   w.fn({ state: false, time: env.getTime() });
   env.advance(ms);
   w.fn({ state: true, time: env.getTime() });
+}
+
+export interface BootPetOptions {
+  /** The flash to boot from (default: a fresh, erased NorFlashSim over REGION). */
+  sim?: NorFlashSim;
+  /** Date.now() at start (default 0: a board nobody gave the time to). */
+  wallClockMs?: number;
+  /** getTime() at start. */
+  getTimeStart?: number;
+  /** Profile fields over testBoard()'s (a display, another button, ...). */
+  board?: Partial<PetBoard>;
+  /** I2C and Graphics in the env, for a board with a display. */
+  withDisplayHardware?: boolean;
+}
+
+export interface BootedPet {
+  sim: NorFlashSim;
+  env: FakeEnv;
+  app: PetApp;
+  /** Payload-sized Flash.write calls (saves) since boot began. */
+  counters: { payloadWrites: number };
+}
+
+/**
+ * A pet booted the one way the firmware tests share: startPet over testBoard() (plus `board`) and a
+ * fake env whose flash is `sim` (a fresh erased simulator by default), counting payload writes.
+ */
+export function bootPet(o: BootPetOptions = {}): BootedPet {
+  const sim = o.sim ?? newFlash();
+  const counters = { payloadWrites: 0 };
+  const env = fakeEnv({
+    flash: rawFlashOver(sim, counters),
+    wallClockMs: o.wallClockMs,
+    getTimeStart: o.getTimeStart,
+    withDisplayHardware: o.withDisplayHardware,
+  });
+  const app = startPet(testBoard(o.board), env);
+  return { sim, env, app, counters };
 }

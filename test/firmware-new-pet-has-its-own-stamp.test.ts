@@ -6,8 +6,7 @@
  * the stamp, and a hatch on a failing flash kept the old pet's.)
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet } from "./firmware-fakes";
 import { saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
 import { bytesToHex } from "../src/core/hex";
@@ -16,9 +15,7 @@ import type { World } from "../src/core/types";
 const JULY_2026 = Date.UTC(2026, 6, 1);
 
 function bootedWithOneSave() {
-  const sim = newFlash();
-  const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JULY_2026 });
-  const app = startPet(testBoard(), env);
+  const { sim, env, app } = bootPet({ wallClockMs: JULY_2026 });
   expect(app.pet.save()).toBe("ok");
   const stamp = app.pet.status()!.savedAtMs;
   expect(Number(stamp)).toBeGreaterThanOrEqual(JULY_2026);

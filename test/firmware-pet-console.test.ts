@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, testBoard, plainSlotLog } from "./firmware-fakes";
+import { bootPet, fakeEnv, rawFlashOver, testBoard, plainSlotLog } from "./firmware-fakes";
 import { PAYLOAD_JSON_KEYS, payloadJson } from "../src/save/payloadJson";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
@@ -15,12 +15,7 @@ import { bytesToHex } from "../src/core/hex";
 
 const JULY_2026 = Date.UTC(2026, 6, 1);
 
-function started(wallClockMs?: number) {
-  const sim = newFlash();
-  const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs });
-  const app = startPet(testBoard(), env);
-  return { sim, env, app };
-}
+const started = (wallClockMs?: number) => bootPet({ wallClockMs });
 
 /** The newest payload in flash, read by an independent SlotLog. */
 function newestPayload(sim: NorFlashSim): Uint8Array {

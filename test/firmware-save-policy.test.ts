@@ -3,7 +3,6 @@
  * while the world changes, at most about once a second, and a failing flash is retried every 30 s.
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
 import {
   createSaveState,
   MIN_SAVE_GAP_MS,
@@ -12,15 +11,12 @@ import {
   RETRY_AFTER_FAILURE_MS,
   saveDue,
 } from "../firmware/savePolicy";
-import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet } from "./firmware-fakes";
 
 function started() {
-  const sim = newFlash();
-  const counters = { payloadWrites: 0 };
-  const env = fakeEnv({ flash: rawFlashOver(sim, counters) });
-  const app = startPet(testBoard(), env);
-  expect(counters.payloadWrites).toBe(1); // the hatched pet
-  return { sim, env, app, counters };
+  const booted = bootPet();
+  expect(booted.counters.payloadWrites).toBe(1); // the hatched pet
+  return booted;
 }
 
 describe("saveDue", () => {
