@@ -102,7 +102,7 @@ export function scanRegion(flash: Flash, layout: RegionLayout, isValidPayload: (
   return { status: "ok", sectors: sectors };
 }
 
-/** Sets `age` on log sectors: 0 for the newest, then in the order the boot walks them (logScan.ts). */
+/** Sets `age` on log sectors: 0 for the newest, then in the order the boot walks them (regionLayout.ts orderNewestFirst). */
 function rankLogSectors(sectors: ScannedSector[]): void {
   const order: number[] = [];
   const seqs: number[] = [];

@@ -20,7 +20,7 @@
 
 import { MAX_TICK_DELTA_MS } from "../../../../firmware/clock";
 
-/** The firmware's loop period (firmware/loop.ts TICK_MS) in seconds. */
+/** The firmware's loop period (TICK_MS in firmware/runningPet.ts) in seconds. */
 const TICK_SECONDS = 1;
 /** World seconds one tick may add without coming near the firmware's cap. */
 const TICK_BUDGET_SECONDS = (MAX_TICK_DELTA_MS / 1000) * 0.75;
