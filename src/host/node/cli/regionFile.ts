@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkBoardProfile, type BoardProfile } from "../../../../firmware/boardProfile";
-import { isLoadablePayload } from "../sim/currentSave";
+import { isLoadablePayload } from "../../emulator/currentSave";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { NorFlashSim } from "../../../storage/norFlashSim";
 import { computeLayout, type RegionLayout } from "../../../storage/regionLayout";
