@@ -1,0 +1,1 @@
+export function startDeviceTab(_code: string, _board: unknown): void { /* next step */ }

@@ -1,0 +1,161 @@
+/**
+ * The Simulator tab: the firmware bundle for boards/web.json running in the page (simBoard.ts), its
+ * OLED on a canvas, the big button (pointer, touch and the space key), the LED, the console lines, a
+ * console box for `pet.*` calls, the speed, and the backup buttons.
+ *
+ * A "saved" line is printed only once the save is in IndexedDB (read back from the flash after the
+ * snapshot committed), so what it says survives closing the tab.
+ */
+import type { HostBoard } from "../../host/emulator/espruinoGlobals";
+import { readCurrentSave, type CurrentSave } from "../../host/emulator/currentSave";
+import { OLED_HEIGHT, OLED_WIDTH } from "../../host/emulator/ssd1306";
+import { describeError } from "../../host/emulator/timers";
+import { appendLine, byId } from "../dom";
+import { paintPixels } from "../oledCanvas";
+import { openStore } from "./idbStore";
+import { openPersistentFlash, type PersistentFlash } from "./persistentFlash";
+import { powerOn, type SimBoard } from "./simBoard";
+import { wireSimBackup } from "./simBackup";
+
+const DB_NAME = "espruino-pet";
+const STORE_NAME = "flash";
+const REGION_KEY = "web-region";
+const REDRAW_MS = 100;
+
+export interface SimulatorTab {
+  board(): SimBoard;
+  flash: PersistentFlash;
+  /** Power-cycles the board (after a restore of the whole region). */
+  restart(): void;
+  line(text: string): void;
+}
+
+/** "Pip · playing, happy · updates 12 · world clock 00:03:20" from pet.status(). */
+function statusText(s: Record<string, unknown> | null): string {
+  if (s === null) return "(no pet)";
+  const secs = Math.floor(Number(s.elapsedMs) / 1000) || 0;
+  const hh = Math.floor(secs / 3600);
+  const clock = String(hh).padStart(2, "0") + ":" + String(Math.floor(secs / 60) % 60).padStart(2, "0") + ":" + String(secs % 60).padStart(2, "0");
+  return String(s.name) + " · " + String(s.activityName) + ", " + String(s.expressionName) + "\nupdates " + String(s.updateCount) + " · world clock " + clock;
+}
+
+export async function startSimulatorTab(code: string, boardProfile: HostBoard): Promise<SimulatorTab> {
+  const canvas = byId("sim-oled", HTMLCanvasElement);
+  const status = byId("sim-status", HTMLParagraphElement);
+  const button = byId("sim-button", HTMLButtonElement);
+  const led = byId("sim-led", HTMLSpanElement);
+  const speed = byId("sim-speed", HTMLSelectElement);
+  const saved = byId("sim-saved", HTMLParagraphElement);
+  const consoleList = byId("sim-console", HTMLOListElement);
+  const evalForm = byId("sim-eval", HTMLFormElement);
+  const evalInput = byId("sim-eval-input", HTMLInputElement);
+  const line = (text: string): void => appendLine(consoleList, text);
+
+  let lastSave: CurrentSave | null = null;
+  function noteSave(): void {
+    const now = readCurrentSave(flash.flash, boardProfile.petRegion);
+    if (now === null) return;
+    if (lastSave !== null && now.sector === lastSave.sector && now.slot === lastSave.slot && now.seq === lastSave.seq) return;
+    lastSave = now;
+    saved.textContent = "last save kept in this browser: " + now.name + ", updates " + now.updateCount;
+    saved.dataset.updates = now.updateCount;
+    saved.dataset.name = now.name;
+    line("saved: updates " + now.updateCount + " (" + now.name + ", sector " + now.sector + " slot " + now.slot + ")");
+  }
+
+  const store = await openStore(DB_NAME, STORE_NAME);
+  const flash = await openPersistentFlash(store, REGION_KEY, boardProfile.petRegion, noteSave, (m) => line("page: " + m));
+  lastSave = readCurrentSave(flash.flash, boardProfile.petRegion);
+  if (lastSave !== null) {
+    saved.textContent = "last save kept in this browser: " + lastSave.name + ", updates " + lastSave.updateCount;
+    saved.dataset.updates = lastSave.updateCount;
+    saved.dataset.name = lastSave.name;
+  }
+  line("page: flash region " + (flash.origin === "restored" ? "restored from this browser's storage" : "new (erased)") + ", " + boardProfile.petRegion.size + " bytes");
+
+  const parent = document.body;
+  let board = powerOn({ code, board: boardProfile, flash, speed: Number(speed.value), parent, output: line });
+
+  function restart(): void {
+    board.off();
+    line("page: board restarted at speed x" + speed.value);
+    board = powerOn({ code, board: boardProfile, flash, speed: Number(speed.value), parent, output: line });
+  }
+
+  // The button: pointer (mouse and touch) held down is the button held down.
+  let held = false;
+  function press(down: boolean): void {
+    if (held === down) return;
+    held = down;
+    button.classList.toggle("pressed", down);
+    button.setAttribute("aria-pressed", String(down));
+    board.host.setButton(down);
+  }
+  button.addEventListener("pointerdown", (e) => {
+    button.setPointerCapture(e.pointerId);
+    press(true);
+  });
+  for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) button.addEventListener(ev, () => press(false));
+  button.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch must not open a menu
+  const typing = (t: EventTarget | null): boolean => t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement;
+  const simVisible = (): boolean => !byId("panel-sim", HTMLElement).hidden;
+  document.addEventListener("keydown", (e) => {
+    if ((e.key === " " || (e.key === "Enter" && e.target === button)) && !typing(e.target) && simVisible()) {
+      e.preventDefault();
+      if (!e.repeat) press(true);
+    }
+  });
+  document.addEventListener("keyup", (e) => {
+    if ((e.key === " " || e.key === "Enter") && held) {
+      e.preventDefault();
+      press(false);
+    }
+  });
+
+  speed.addEventListener("change", () => {
+    const pet = board.pet();
+    if (pet !== undefined) line("pet.save(): " + pet.save());
+    flash.settled().then(restart);
+  });
+
+  evalForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = evalInput.value.trim();
+    if (text === "") return;
+    line("> " + text);
+    try {
+      const result = board.host.evaluate(text);
+      if (result !== undefined) line("= " + (typeof result === "string" ? JSON.stringify(result) : JSON.stringify(result)));
+    } catch (err) {
+      line("Uncaught " + describeError(err));
+    }
+    evalInput.value = "";
+  });
+
+  function redraw(): void {
+    const panel = board.host.panel;
+    paintPixels(canvas, OLED_WIDTH, OLED_HEIGHT, (x, y) => panel.visiblePixel(x, y) === 1);
+    const on = board.led();
+    led.classList.toggle("on", on);
+    led.setAttribute("aria-label", on ? "LED on" : "LED off");
+    let s: Record<string, unknown> | null = null;
+    const pet = board.pet();
+    try {
+      s = pet === undefined ? null : (pet.status() as unknown as Record<string, unknown> | null);
+    } catch {
+      s = null;
+    }
+    const text = statusText(s);
+    if (status.textContent !== text) status.textContent = text;
+    if (s !== null) {
+      status.dataset.name = String(s.name);
+      status.dataset.updates = String(s.updateCount);
+    }
+  }
+  setInterval(redraw, REDRAW_MS);
+  redraw();
+
+  const tab: SimulatorTab = { board: () => board, flash, restart, line };
+  wireSimBackup(tab, boardProfile);
+  return tab;
+}
