@@ -7,7 +7,7 @@ import { loadWorld } from "../../save/codec";
 import { PAYLOAD_LENGTH } from "../../save/layout";
 import { payloadJson } from "../../save/payloadJson";
 import { payloadText } from "../../host/files/payloadReport";
-import { payloadFromBytes, PayloadFileError } from "../../host/files/payloadFile";
+import { looksLikeHexText, payloadFromBytes, PayloadFileError } from "../../host/files/payloadFile";
 import { readRegion, regionJson, regionText, type RegionBoard } from "../../host/files/regionReport";
 import { describeStatus } from "../../save/status";
 import { rejectionText } from "./judgePayload";
@@ -30,9 +30,12 @@ export function describeFile(file: Uint8Array, name: string, boards: RegionBoard
   }
   const board = boards.find((b) => b.profile.petRegion.size === bytes.length);
   if (board === undefined) {
+    // Not an image of any region: judge it as `pet-save decode` would, so the status says what is wrong.
+    const r = loadWorld(bytes, 0);
+    const hint = r.status === "bad-magic" && looksLikeHexText(bytes) ? "\nhint: the file looks like hex text, but hex text of a payload begins with the magic 50455453 (\"PETS\")" : "";
     return {
-      text: name + " is " + bytes.length + " bytes: neither an " + PAYLOAD_LENGTH + "-byte payload nor a region image of a known board (" +
-        boards.map((b) => b.profile.name + ": " + b.profile.petRegion.size).join(", ") + " bytes)",
+      text: name + ": " + rejectionText({ status: r.status, explanation: describeStatus(r.status) }) + hint + "\n(it is " + bytes.length +
+        " bytes: neither an " + PAYLOAD_LENGTH + "-byte payload nor a region image of " + boards.map((b) => b.profile.name + " (" + b.profile.petRegion.size + " bytes)").join(" or ") + ")",
       rejected: true,
     };
   }

@@ -21,6 +21,7 @@ const DB_NAME = "espruino-pet";
 const STORE_NAME = "flash";
 const REGION_KEY = "web-region";
 const REDRAW_MS = 100;
+const MIN_PRESS_MS = 120;
 
 export interface SimulatorTab {
   board(): SimBoard;
@@ -82,14 +83,29 @@ export async function startSimulatorTab(code: string, boardProfile: HostBoard): 
     board = powerOn({ code, board: boardProfile, flash, speed: Number(speed.value), parent, output: line });
   }
 
-  // The button: pointer (mouse and touch) held down is the button held down.
+  // The button: pointer (mouse and touch) held down is the button held down. A tap shorter than
+  // MIN_PRESS_MS is stretched to it: the firmware's setWatch debounces 50 ms, and a quick tap on a
+  // phone or a key can be shorter, which the board would never see from a real switch.
   let held = false;
+  let pressedAt = 0;
+  let releaseTimer: ReturnType<typeof setTimeout> | null = null;
   function press(down: boolean): void {
     if (held === down) return;
     held = down;
     button.classList.toggle("pressed", down);
     button.setAttribute("aria-pressed", String(down));
-    board.host.setButton(down);
+    if (releaseTimer !== null) {
+      clearTimeout(releaseTimer);
+      releaseTimer = null;
+    }
+    if (down) {
+      pressedAt = performance.now();
+      board.host.setButton(true);
+      return;
+    }
+    const wait = MIN_PRESS_MS - (performance.now() - pressedAt);
+    if (wait <= 0) board.host.setButton(false);
+    else releaseTimer = setTimeout(() => board.host.setButton(false), wait);
   }
   button.addEventListener("pointerdown", (e) => {
     button.setPointerCapture(e.pointerId);
