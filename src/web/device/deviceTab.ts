@@ -1,1 +1,246 @@
-export function startDeviceTab(_code: string, _board: unknown): void { /* next step */ }
+/**
+ * The Device tab: a board running Espruino, over Web Serial at 115200 baud. Connect shows what the
+ * board is (process.env VERSION and BOARD) and refuses a board or version the profiles do not cover;
+ * Upload puts the ESP32 firmware built into the page into Storage `.bootcde` (protocol.ts), with a
+ * progress bar, checks it by CRC and loads it; then the live pet is drawn from pet.status() every
+ * second, with interact, save, rename, hatch, and backups that go through the codec first.
+ */
+import type { BoardProfile } from "../../../firmware/boardProfile";
+import { byId, download } from "../dom";
+import { judgePayload, rejectionText } from "../files/judgePayload";
+import { hexToBytes } from "../../core/hex";
+import { paintPetFace } from "./petFace";
+import * as P from "./protocol";
+import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
+
+const IDENTIFY_MS = 3000;
+const ACK_MS = 5000;
+const BOOT_MS = 10000;
+const STATUS_EVERY_MS = 1000;
+
+interface SerialLike {
+  requestPort(options?: unknown): Promise<PortLike>;
+}
+
+export function startDeviceTab(code: string, _board: BoardProfile): void {
+  const support = byId("dev-support", HTMLParagraphElement);
+  const connectBtn = byId("dev-connect", HTMLButtonElement);
+  const disconnectBtn = byId("dev-disconnect", HTMLButtonElement);
+  const info = byId("dev-info", HTMLParagraphElement);
+  const uploadBtn = byId("dev-upload", HTMLButtonElement);
+  const progress = byId("dev-progress", HTMLProgressElement);
+  const canvas = byId("dev-oled", HTMLCanvasElement);
+  const statusOut = byId("dev-status", HTMLParagraphElement);
+  const log = byId("dev-log", HTMLPreElement);
+  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download"].map((id) => byId(id, HTMLButtonElement));
+  const restore = byId("dev-restore", HTMLInputElement);
+
+  const serial = (navigator as unknown as { serial?: SerialLike }).serial;
+  if (!serial) {
+    support.textContent =
+      "This browser has no Web Serial, so it cannot talk to a board. Use a desktop Chrome, Edge or Opera (version 89 or later) for this tab, " +
+      "or `npm run flash` from the repository. The Simulator and Check a file work here.";
+    connectBtn.disabled = true;
+    return;
+  }
+  support.textContent = "Plug the ESP32 in over USB, then connect. The page talks to Espruino's console at " + P.BAUD + " baud.";
+
+  let link: SerialLink | null = null;
+  let busy = false; // one exchange at a time: the console is a single conversation
+  let poller: ReturnType<typeof setInterval> | null = null;
+  const say = (text: string, bad = false): void => {
+    info.textContent = text;
+    info.classList.toggle("rejected", bad);
+    info.dataset.state = bad ? "error" : "ok";
+  };
+  const note = (line: string): void => {
+    log.textContent = (log.textContent + line + "\n").split("\n").slice(-40).join("\n");
+  };
+  const setPetButtons = (on: boolean): void => {
+    for (const b of petButtons) b.disabled = !on;
+    restore.disabled = !on;
+  };
+
+  async function exchange<T>(text: string, pick: (line: string) => T | null, ms: number, what: string): Promise<T> {
+    if (!link) throw new LinkError("not connected", "lost");
+    const answer = link.waitFor(pick, ms, what);
+    await link.send(text);
+    return answer;
+  }
+
+  async function drop(message: string): Promise<void> {
+    if (poller) clearInterval(poller);
+    poller = null;
+    setPetButtons(false);
+    uploadBtn.disabled = true;
+    disconnectBtn.disabled = true;
+    connectBtn.disabled = false;
+    const l = link;
+    link = null;
+    if (l) await l.close();
+    say(message, true);
+  }
+
+  async function refreshStatus(): Promise<boolean> {
+    if (busy || !link) return false;
+    busy = true;
+    try {
+      const r = await exchange(P.statusCommand(), (l) => (P.parseStatus(l).found ? P.parseStatus(l) : null), ACK_MS, "pet.status()");
+      if (r.status === null) {
+        statusOut.textContent = "No pet is running on this board yet: upload the firmware.";
+        setPetButtons(false);
+        return false;
+      }
+      paintPetFace(canvas, r.status);
+      statusOut.textContent = String(r.status.name) + " · " + String(r.status.activityName) + ", " + String(r.status.expressionName) + "\nupdates " + String(r.status.updateCount);
+      statusOut.dataset.name = String(r.status.name);
+      setPetButtons(true);
+      return true;
+    } catch (e) {
+      if (e instanceof LinkError && e.kind === "lost") await drop("Connection lost: " + e.message);
+      return false;
+    } finally {
+      busy = false;
+    }
+  }
+
+  function watchPet(): void {
+    if (poller) clearInterval(poller);
+    poller = setInterval(() => void refreshStatus(), STATUS_EVERY_MS);
+    void refreshStatus();
+  }
+
+  connectBtn.addEventListener("click", async () => {
+    let port: PortLike;
+    try {
+      port = await serial.requestPort();
+    } catch {
+      return say("No port chosen.");
+    }
+    connectBtn.disabled = true;
+    try {
+      link = await openLink(port, P.BAUD, note);
+    } catch (e) {
+      connectBtn.disabled = false;
+      return say("Could not open the port: " + (e instanceof Error ? e.message : String(e)), true);
+    }
+    disconnectBtn.disabled = false;
+    say("Asking the board what it is…");
+    let id: P.BoardIdentity;
+    try {
+      busy = true;
+      id = await exchange(P.identifyCommand(), P.parseIdentity, IDENTIFY_MS, "process.env");
+    } catch (e) {
+      return drop(
+        "The board did not answer (" + (e instanceof Error ? e.message : String(e)) + "). Is it running Espruino, at " + P.BAUD +
+          " baud? A bare ESP32 needs Espruino first (docs/firmware.md); try pressing its EN/RST button and connecting again.",
+      );
+    } finally {
+      busy = false;
+    }
+    const why = P.refusal(id);
+    if (why !== null) return drop("Espruino " + id.version + " on " + id.board + ". " + why);
+    say("Espruino " + id.version + " on " + id.board + ": supported.");
+    info.dataset.board = id.board;
+    uploadBtn.disabled = false;
+    watchPet();
+  });
+
+  disconnectBtn.addEventListener("click", () => void drop("Disconnected."));
+
+  uploadBtn.addEventListener("click", async () => {
+    if (!link || busy) return;
+    busy = true;
+    uploadBtn.disabled = true;
+    setPetButtons(false);
+    const steps = P.uploadCommands(code);
+    progress.value = 0;
+    let done = 0;
+    try {
+      for (const s of steps) {
+        const ack = await exchange(s.line, (l) => {
+          const a = P.parseAck(l);
+          return a !== null && a.offset === s.offset ? a : null;
+        }, ACK_MS, "Storage.write at byte " + s.offset);
+        if (!ack.ok) throw new Error("Storage refused the write at byte " + s.offset + " (is Storage full? `require(\"Storage\").compact()` may help)");
+        done = s.end;
+        progress.value = Math.round((100 * done) / code.length);
+      }
+      const crc = await exchange(P.crcCommand(), P.parseCrc, ACK_MS, "CRC of .bootcde");
+      if (crc !== P.bundleCrc(code)) throw new Error(".bootcde on the board does not match the firmware (CRC " + crc + ", expected " + P.bundleCrc(code) + ")");
+      say("Uploaded " + code.length + " bytes; starting the pet…");
+      await link.send(P.loadCommand());
+      busy = false;
+      const deadline = Date.now() + BOOT_MS;
+      while (Date.now() < deadline && link) {
+        if (await refreshStatus()) break;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      say("Uploaded and running: the pet below is live on the board.");
+      info.dataset.upload = "done";
+      watchPet();
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      const cut =
+        "Upload stopped at byte " + done + " of " + code.length + ": " + message + ". The board was not restarted, so the old firmware keeps " +
+        "running until it is reset, and the pet's save is untouched (it lives in its own flash region, which an upload never writes). " +
+        "Connect again and upload before resetting the board: its .bootcde is incomplete.";
+      info.dataset.upload = "failed";
+      if (e instanceof LinkError && e.kind === "lost") await drop(cut);
+      else {
+        say(cut, true);
+        uploadBtn.disabled = false;
+      }
+    } finally {
+      busy = false;
+    }
+  });
+
+  async function call(method: Parameters<typeof P.petCallCommand>[0], args: string[] = []): Promise<string | null> {
+    if (!link) return null;
+    while (busy) await new Promise((r) => setTimeout(r, 50));
+    busy = true;
+    try {
+      const r = await exchange(P.petCallCommand(method, args), P.parseResult, ACK_MS, "pet." + method + "()");
+      note("pet." + method + "() -> " + r);
+      return r;
+    } catch (e) {
+      say("pet." + method + "() failed: " + (e instanceof Error ? e.message : String(e)), true);
+      return null;
+    } finally {
+      busy = false;
+      void refreshStatus();
+    }
+  }
+
+  const [interactBtn, saveBtn, renameBtn, hatchBtn, downloadBtn] = petButtons as [HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement];
+  interactBtn.addEventListener("click", () => void call("interact"));
+  saveBtn.addEventListener("click", () => void call("save"));
+  renameBtn.addEventListener("click", () => {
+    const name = prompt("New name for the pet (up to 31 bytes):");
+    if (name) void call("rename", [name]);
+  });
+  hatchBtn.addEventListener("click", () => {
+    if (!confirm("Hatch a new pet? The current one is replaced (download a backup first if you want to keep it).")) return;
+    const name = prompt("Name of the new pet (empty: the default name):");
+    void call("hatch", name ? [name] : []);
+  });
+  downloadBtn.addEventListener("click", async () => {
+    const hex = await call("exportHex");
+    const bytes = hex === null ? null : hexToBytes(hex);
+    if (bytes === null) return say("pet.exportHex() gave no payload: " + String(hex), true);
+    const v = judgePayload(bytes, "the board's export");
+    if (!v.ok) return say(rejectionText(v), true);
+    download((v.json.name.replace(/[^A-Za-z0-9_-]+/g, "_") || "pet") + "-save.hex", v.hex + "\n", "text/plain");
+    say("Downloaded the board's save (" + v.json.name + ").");
+  });
+  restore.addEventListener("change", async () => {
+    const f = restore.files && restore.files[0];
+    restore.value = "";
+    if (!f) return;
+    const v = judgePayload(new Uint8Array(await f.arrayBuffer()), f.name, Date.now());
+    if (!v.ok) return say(f.name + ": " + rejectionText(v) + "\nNothing was sent to the board.", true);
+    const r = await call("importHex", [v.hex]);
+    if (r !== null) say(f.name + ": pet.importHex() answered " + JSON.stringify(r), r !== "ok");
+  });
+}
