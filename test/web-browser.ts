@@ -1,50 +1,12 @@
 /**
- * The browser the web tests drive: Debian's Chromium through playwright-core (never a downloaded
- * browser: this machine has no internet). A missing browser is a failure that says how to install
- * it, not a skip, so a machine without it cannot pass by testing nothing.
+ * The browser the web tests drive: Debian's Chromium through playwright-core (scripts/lib/chromium.js).
+ * A missing browser makes launchBrowser throw with the install line, so the web tests fail rather
+ * than skip on a machine without it.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { launchChromium } from "../scripts/lib/chromium.js";
 
-export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-export const INSTALL_LINE = "apt-get update && apt-get install -y chromium";
+export type TestBrowser = Awaited<ReturnType<typeof launchChromium>>;
 
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-export interface TestBrowser {
-  context: BrowserContext;
-  close(): Promise<void>;
+export function launchBrowser(): Promise<TestBrowser> {
+  return launchChromium();
 }
-
-/** Chromium with a fresh user-data-dir (so IndexedDB starts empty). */
-export async function launchBrowser(): Promise<TestBrowser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error("no Chromium at " + CHROMIUM + ": the web tests need Debian's chromium; install it with: " + INSTALL_LINE);
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "pet-chromium-"));
-  const context = await chromium.launchPersistentContext(dataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    acceptDownloads: true,
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-export type { Browser };

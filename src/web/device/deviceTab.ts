@@ -12,6 +12,7 @@ import { hexToBytes } from "../../core/hex";
 import { paintPetFace } from "./petFace";
 import * as P from "./protocol";
 import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
+import { startEspruinoWriter } from "./espruinoWriter";
 
 const IDENTIFY_MS = 3000;
 const ACK_MS = 5000;
@@ -22,7 +23,7 @@ interface SerialLike {
   requestPort(options?: unknown): Promise<PortLike>;
 }
 
-export function startDeviceTab(code: string, _board: BoardProfile): void {
+export function startDeviceTab(code: string, board: BoardProfile): void {
   const support = byId("dev-support", HTMLParagraphElement);
   const connectBtn = byId("dev-connect", HTMLButtonElement);
   const disconnectBtn = byId("dev-disconnect", HTMLButtonElement);
@@ -110,19 +111,15 @@ export function startDeviceTab(code: string, _board: BoardProfile): void {
     void refreshStatus();
   }
 
-  connectBtn.addEventListener("click", async () => {
-    let port: PortLike;
-    try {
-      port = await serial.requestPort();
-    } catch {
-      return say("No port chosen.");
-    }
+  /** Opens the port at the console's baud rate, identifies the board and starts watching its pet. */
+  async function connectTo(port: PortLike): Promise<boolean> {
     connectBtn.disabled = true;
     try {
       link = await openLink(port, P.BAUD, note);
     } catch (e) {
       connectBtn.disabled = false;
-      return say("Could not open the port: " + (e instanceof Error ? e.message : String(e)), true);
+      say("Could not open the port: " + (e instanceof Error ? e.message : String(e)), true);
+      return false;
     }
     disconnectBtn.disabled = false;
     say("Asking the board what it is…");
@@ -131,25 +128,43 @@ export function startDeviceTab(code: string, _board: BoardProfile): void {
       busy = true;
       id = await exchange(P.identifyCommand(), P.parseIdentity, IDENTIFY_MS, "process.env");
     } catch (e) {
-      return drop(
+      await drop(
         "The board did not answer (" + (e instanceof Error ? e.message : String(e)) + "). Is it running Espruino, at " + P.BAUD +
-          " baud? A bare ESP32 needs Espruino first (docs/firmware.md); try pressing its EN/RST button and connecting again.",
+          " baud? A bare ESP32 needs Espruino first (below); try pressing its EN/RST button and connecting again.",
       );
+      return false;
     } finally {
       busy = false;
     }
     const why = P.refusal(id);
-    if (why !== null) return drop("Espruino " + id.version + " on " + id.board + ". " + why);
+    if (why !== null) {
+      await drop("Espruino " + id.version + " on " + id.board + ". " + why);
+      return false;
+    }
     say("Espruino " + id.version + " on " + id.board + ": supported.");
     info.dataset.board = id.board;
     uploadBtn.disabled = false;
     watchPet();
+    return true;
+  }
+
+  connectBtn.addEventListener("click", async () => {
+    let port: PortLike;
+    try {
+      port = await serial.requestPort();
+    } catch {
+      return say("No port chosen.");
+    }
+    await connectTo(port);
   });
 
   disconnectBtn.addEventListener("click", () => void drop("Disconnected."));
 
-  uploadBtn.addEventListener("click", async () => {
-    if (!link || busy) return;
+  let uploading = false;
+  async function upload(): Promise<void> {
+    if (!link || uploading) return;
+    uploading = true;
+    while (busy) await new Promise((r) => setTimeout(r, 50)); // a status poll may be under way
     busy = true;
     uploadBtn.disabled = true;
     setPetButtons(false);
@@ -193,7 +208,21 @@ export function startDeviceTab(code: string, _board: BoardProfile): void {
       }
     } finally {
       busy = false;
+      uploading = false;
     }
+  }
+  uploadBtn.addEventListener("click", () => void upload());
+
+  startEspruinoWriter({
+    petRegion: board.petRegion,
+    requestPort: () => serial.requestPort(),
+    // The port is handed over: our console link lets go of it while esptool-js has it.
+    release: async () => {
+      if (link) await drop("Disconnected while Espruino is written.");
+    },
+    afterWrite: async (port) => {
+      if (await connectTo(port)) await upload();
+    },
   });
 
   async function call(method: Parameters<typeof P.petCallCommand>[0], args: string[] = []): Promise<string | null> {
