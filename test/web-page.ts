@@ -1,9 +1,9 @@
 /**
  * One built page, one static server and one browser for a web test file: the page is built into a
- * temporary folder (so parallel test files and `npm run web` never share dist/web) and served on an
+ * temporary folder (never dist/web, which `npm run web` owns), once per test run, and served on an
  * ephemeral port by the same server `npm run web` uses.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -20,9 +20,42 @@ export interface PageFixture {
   close(): Promise<void>;
 }
 
+/**
+ * The page built once per test run: in the folder test/web-global-setup.ts named, by whichever file
+ * gets there first (mkdir of a lock folder is atomic); the others wait for its "ready" mark. Run
+ * without the global setup (a single file through another config), each file builds its own.
+ */
+export async function sharedBuild(): Promise<{ dir: string; own: boolean }> {
+  const shared = process.env.PET_WEB_SHARED_BUILD;
+  if (!shared || !existsSync(shared)) {
+    const dir = mkdtempSync(join(tmpdir(), "pet-web-"));
+    await buildWeb({ outDir: dir });
+    return { dir, own: true };
+  }
+  const dir = join(shared, "page");
+  const ready = join(shared, "ready");
+  const failed = join(shared, "failed");
+  try {
+    mkdirSync(join(shared, "lock"));
+  } catch {
+    while (!existsSync(ready)) {
+      if (existsSync(failed)) throw new Error("the shared build of the page failed: " + readFileSync(failed, "utf8"));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return { dir, own: false };
+  }
+  try {
+    await buildWeb({ outDir: dir });
+  } catch (e) {
+    writeFileSync(failed, String(e));
+    throw e;
+  }
+  writeFileSync(ready, "");
+  return { dir, own: false };
+}
+
 export async function openPageFixture(): Promise<PageFixture> {
-  const outDir = mkdtempSync(join(tmpdir(), "pet-web-"));
-  await buildWeb({ outDir });
+  const { dir: outDir, own } = await sharedBuild();
   const server = await serveStatic(outDir);
   let serving = true;
   const browser = await launchBrowser();
@@ -37,7 +70,7 @@ export async function openPageFixture(): Promise<PageFixture> {
     async close() {
       await browser.close();
       if (serving) await server.close();
-      rmSync(outDir, { recursive: true, force: true });
+      if (own) rmSync(outDir, { recursive: true, force: true });
     },
   };
 }

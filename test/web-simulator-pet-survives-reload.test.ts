@@ -82,6 +82,14 @@ describe("web simulator", () => {
     await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("Uncaught TypeError"));
   });
 
+  it("a second tab does not start a second board over the same flash, and says why", async () => {
+    const second = await fx.browser.context.newPage();
+    await second.goto(fx.url);
+    await second.waitForSelector("body[data-sim=failed]");
+    expect(await second.locator("#sim-status").innerText()).toContain("already running in another tab");
+    await second.close();
+  });
+
   it("had no page errors", () => {
     expect(errors).toEqual([]);
   });

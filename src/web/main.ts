@@ -24,6 +24,6 @@ startSimulatorTab(simFirmware, simBoard).then(
   (e: unknown) => {
     document.body.setAttribute("data-sim", "failed");
     const status = document.getElementById("sim-status");
-    if (status) status.textContent = "The simulator could not start: " + String(e);
+    if (status) status.textContent = "The simulator did not start: " + (e instanceof Error ? e.message : String(e));
   },
 );

@@ -40,6 +40,24 @@ function statusText(s: Record<string, unknown> | null): string {
   return String(s.name) + " · " + String(s.activityName) + ", " + String(s.expressionName) + "\nupdates " + String(s.updateCount) + " · world clock " + clock;
 }
 
+/**
+ * One simulated board per browser profile: two tabs would be two boards sharing one flash chip, each
+ * overwriting the other's saves. The first tab takes a Web Lock and keeps it while it is open; a
+ * second tab is told so and does not start. (Browsers without Web Locks run unguarded.)
+ */
+async function holdBoardLock(): Promise<void> {
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  if (!locks) return;
+  const got = await new Promise<boolean>((resolve) => {
+    void locks.request("espruino-pet-simulator", { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      // Held until the tab closes: the callback's promise never settles.
+      return lock === null ? undefined : new Promise<void>(() => undefined);
+    });
+  });
+  if (!got) throw new Error("the pet is already running in another tab of this browser. Two tabs would be two boards sharing one flash chip: use that tab, or close it and reload this one.");
+}
+
 export async function startSimulatorTab(code: string, boardProfile: HostBoard): Promise<SimulatorTab> {
   const canvas = byId("sim-oled", HTMLCanvasElement);
   const status = byId("sim-status", HTMLParagraphElement);
@@ -64,6 +82,7 @@ export async function startSimulatorTab(code: string, boardProfile: HostBoard): 
     line("saved: updates " + now.updateCount + " (" + now.name + ", sector " + now.sector + " slot " + now.slot + ")");
   }
 
+  await holdBoardLock();
   const store = await openStore(DB_NAME, STORE_NAME);
   const flash = await openPersistentFlash(store, REGION_KEY, boardProfile.petRegion, noteSave, (m) => line("page: " + m));
   lastSave = readCurrentSave(flash.flash, boardProfile.petRegion);
