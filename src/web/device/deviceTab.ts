@@ -6,13 +6,13 @@
  * second, with interact, save, rename, hatch, and backups that go through the codec first.
  */
 import type { BoardProfile } from "../../../firmware/boardProfile";
-import { byId, download } from "../dom";
-import { judgePayload, rejectionText } from "../files/judgePayload";
-import { hexToBytes } from "../../core/hex";
+import { byId } from "../dom";
 import { paintPetFace } from "./petFace";
 import * as P from "./protocol";
 import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
 import { startEspruinoWriter } from "./espruinoWriter";
+import { wirePetActions, type PetCall } from "./petActions";
+import { UploadStopped, writeBootFile } from "./upload";
 
 const IDENTIFY_MS = 3000;
 const ACK_MS = 5000;
@@ -168,40 +168,36 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     busy = true;
     uploadBtn.disabled = true;
     setPetButtons(false);
-    const steps = P.uploadCommands(code);
     progress.value = 0;
-    let done = 0;
     try {
-      for (const s of steps) {
-        const ack = await exchange(s.line, (l) => {
-          const a = P.parseAck(l);
-          return a !== null && a.offset === s.offset ? a : null;
-        }, ACK_MS, "Storage.write at byte " + s.offset);
-        if (!ack.ok) throw new Error("Storage refused the write at byte " + s.offset + " (is Storage full? `require(\"Storage\").compact()` may help)");
-        done = s.end;
+      await writeBootFile(code, exchange, ACK_MS, (done) => {
         progress.value = Math.round((100 * done) / code.length);
-      }
-      const crc = await exchange(P.crcCommand(), P.parseCrc, ACK_MS, "CRC of .bootcde");
-      if (crc !== P.bundleCrc(code)) throw new Error(".bootcde on the board does not match the firmware (CRC " + crc + ", expected " + P.bundleCrc(code) + ")");
+      });
       say("Uploaded " + code.length + " bytes; starting the pet…");
       await link.send(P.loadCommand());
       busy = false;
       const deadline = Date.now() + BOOT_MS;
-      while (Date.now() < deadline && link) {
-        if (await refreshStatus()) break;
-        await new Promise((r) => setTimeout(r, 300));
+      let running = false;
+      while (!running && Date.now() < deadline && link) {
+        running = await refreshStatus();
+        if (!running) await new Promise((r) => setTimeout(r, 300));
       }
-      say("Uploaded and running: the pet below is live on the board.");
-      info.dataset.upload = "done";
+      if (running) {
+        say("Uploaded and running: the pet below is live on the board.");
+        info.dataset.upload = "done";
+      } else {
+        say("Uploaded and restarted, but no pet answered within " + BOOT_MS / 1000 + " s: see the board's lines below.", true);
+        info.dataset.upload = "silent";
+      }
       watchPet();
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
       const cut =
-        "Upload stopped at byte " + done + " of " + code.length + ": " + message + ". The board was not restarted, so the old firmware keeps " +
+        "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The board was not restarted, so the old firmware keeps " +
         "running until it is reset, and the pet's save is untouched (it lives in its own flash region, which an upload never writes). " +
         "Connect again and upload before resetting the board: its .bootcde is incomplete.";
       info.dataset.upload = "failed";
-      if (e instanceof LinkError && e.kind === "lost") await drop(cut);
+      if (stopped.cause instanceof LinkError && stopped.cause.kind === "lost") await drop(cut);
       else {
         say(cut, true);
         uploadBtn.disabled = false;
@@ -225,7 +221,7 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     },
   });
 
-  async function call(method: Parameters<typeof P.petCallCommand>[0], args: string[] = []): Promise<string | null> {
+  const call: PetCall = async (method, args = []) => {
     if (!link) return null;
     while (busy) await new Promise((r) => setTimeout(r, 50));
     busy = true;
@@ -240,36 +236,7 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
       busy = false;
       void refreshStatus();
     }
-  }
+  };
 
-  const [interactBtn, saveBtn, renameBtn, hatchBtn, downloadBtn] = petButtons as [HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement];
-  interactBtn.addEventListener("click", () => void call("interact"));
-  saveBtn.addEventListener("click", () => void call("save"));
-  renameBtn.addEventListener("click", () => {
-    const name = prompt("New name for the pet (up to 31 bytes):");
-    if (name) void call("rename", [name]);
-  });
-  hatchBtn.addEventListener("click", () => {
-    if (!confirm("Hatch a new pet? The current one is replaced (download a backup first if you want to keep it).")) return;
-    const name = prompt("Name of the new pet (empty: the default name):");
-    void call("hatch", name ? [name] : []);
-  });
-  downloadBtn.addEventListener("click", async () => {
-    const hex = await call("exportHex");
-    const bytes = hex === null ? null : hexToBytes(hex);
-    if (bytes === null) return say("pet.exportHex() gave no payload: " + String(hex), true);
-    const v = judgePayload(bytes, "the board's export");
-    if (!v.ok) return say(rejectionText(v), true);
-    download((v.json.name.replace(/[^A-Za-z0-9_-]+/g, "_") || "pet") + "-save.hex", v.hex + "\n", "text/plain");
-    say("Downloaded the board's save (" + v.json.name + ").");
-  });
-  restore.addEventListener("change", async () => {
-    const f = restore.files && restore.files[0];
-    restore.value = "";
-    if (!f) return;
-    const v = judgePayload(new Uint8Array(await f.arrayBuffer()), f.name, Date.now());
-    if (!v.ok) return say(f.name + ": " + rejectionText(v) + "\nNothing was sent to the board.", true);
-    const r = await call("importHex", [v.hex]);
-    if (r !== null) say(f.name + ": pet.importHex() answered " + JSON.stringify(r), r !== "ok");
-  });
+  wirePetActions(petButtons, restore, call, say);
 }

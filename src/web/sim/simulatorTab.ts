@@ -16,12 +16,12 @@ import { openStore } from "./idbStore";
 import { openPersistentFlash, type PersistentFlash } from "./persistentFlash";
 import { powerOn, type SimBoard } from "./simBoard";
 import { wireSimBackup } from "./simBackup";
+import { wireButton } from "./buttonInput";
 
 const DB_NAME = "espruino-pet";
 const STORE_NAME = "flash";
 const REGION_KEY = "web-region";
 const REDRAW_MS = 100;
-const MIN_PRESS_MS = 120;
 
 export interface SimulatorTab {
   board(): SimBoard;
@@ -61,7 +61,6 @@ async function holdBoardLock(): Promise<void> {
 export async function startSimulatorTab(code: string, boardProfile: HostBoard): Promise<SimulatorTab> {
   const canvas = byId("sim-oled", HTMLCanvasElement);
   const status = byId("sim-status", HTMLParagraphElement);
-  const button = byId("sim-button", HTMLButtonElement);
   const led = byId("sim-led", HTMLSpanElement);
   const speed = byId("sim-speed", HTMLSelectElement);
   const saved = byId("sim-saved", HTMLParagraphElement);
@@ -102,50 +101,7 @@ export async function startSimulatorTab(code: string, boardProfile: HostBoard): 
     board = powerOn({ code, board: boardProfile, flash, speed: Number(speed.value), parent, output: line });
   }
 
-  // The button: pointer (mouse and touch) held down is the button held down. A tap shorter than
-  // MIN_PRESS_MS is stretched to it: the firmware's setWatch debounces 50 ms, and a quick tap on a
-  // phone or a key can be shorter, which the board would never see from a real switch.
-  let held = false;
-  let pressedAt = 0;
-  let releaseTimer: ReturnType<typeof setTimeout> | null = null;
-  function press(down: boolean): void {
-    if (held === down) return;
-    held = down;
-    button.classList.toggle("pressed", down);
-    button.setAttribute("aria-pressed", String(down));
-    if (releaseTimer !== null) {
-      clearTimeout(releaseTimer);
-      releaseTimer = null;
-    }
-    if (down) {
-      pressedAt = performance.now();
-      board.host.setButton(true);
-      return;
-    }
-    const wait = MIN_PRESS_MS - (performance.now() - pressedAt);
-    if (wait <= 0) board.host.setButton(false);
-    else releaseTimer = setTimeout(() => board.host.setButton(false), wait);
-  }
-  button.addEventListener("pointerdown", (e) => {
-    button.setPointerCapture(e.pointerId);
-    press(true);
-  });
-  for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) button.addEventListener(ev, () => press(false));
-  button.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch must not open a menu
-  const typing = (t: EventTarget | null): boolean => t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement;
-  const simVisible = (): boolean => !byId("panel-sim", HTMLElement).hidden;
-  document.addEventListener("keydown", (e) => {
-    if ((e.key === " " || (e.key === "Enter" && e.target === button)) && !typing(e.target) && simVisible()) {
-      e.preventDefault();
-      if (!e.repeat) press(true);
-    }
-  });
-  document.addEventListener("keyup", (e) => {
-    if ((e.key === " " || e.key === "Enter") && held) {
-      e.preventDefault();
-      press(false);
-    }
-  });
+  wireButton(byId("sim-button", HTMLButtonElement), byId("panel-sim", HTMLElement), (down) => board.host.setButton(down));
 
   speed.addEventListener("change", () => {
     const pet = board.pet();
