@@ -12,6 +12,7 @@ import type { Page } from "playwright-core";
 import { buildFirmware, DEFAULT_BOARD } from "../scripts/lib/build.js";
 import { openPageFixture, watchErrors, type PageFixture } from "./web-page";
 import { installFakeSerial, type FakeBoard, type FakeState } from "./web-fake-serial";
+import { cleanImage } from "./region-tools-fixtures";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
 const MINIMAL_HEX = readFileSync(golden("valid-minimal.hex"), "utf8").trim();
@@ -73,7 +74,8 @@ describe("web device tab", () => {
   });
 
   it("uploads the ESP32 bundle into .bootcde, loads it and shows the live pet; acts on it and backs it up", async () => {
-    const { page, errors } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX });
+    const region = cleanImage().sim.image(); // three saves of "Mochi", the newest with 3 updates
+    const { page, errors } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX, region: Array.from(region) });
     await page.click("#dev-connect");
     await page.waitForFunction(() => document.getElementById("dev-info")!.textContent!.includes("supported"));
     expect(await page.locator("#dev-status").innerText()).toContain("No pet");
@@ -95,6 +97,13 @@ describe("web device tab", () => {
 
     const [d] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download")]);
     expect(readFileSync((await d.path()) as string, "utf8").trim()).toBe(MINIMAL_HEX);
+    const [b] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-bin")]);
+    expect(readFileSync((await b.path()) as string).toString("hex")).toBe(MINIMAL_HEX);
+
+    // The whole region, read as pet-save pull reads it: byte for byte the board's.
+    const [img] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-image")]);
+    expect(Buffer.compare(readFileSync((await img.path()) as string), Buffer.from(region))).toBe(0);
+    expect(await page.locator("#dev-info").innerText()).toContain("current save at sector 0 slot 2");
 
     await page.setInputFiles("#dev-restore", golden("reject-bad-checksum.hex"));
     await page.waitForFunction(() => document.getElementById("dev-info")!.textContent!.includes("rejected: bad-checksum"));

@@ -18,6 +18,8 @@ export interface FakeBoard {
   runningPet?: string;
   /** What pet.exportHex() answers. */
   exportHex?: string;
+  /** The pet region's bytes (Flash.read at 0x310000), as numbers. */
+  region?: number[];
 }
 
 export interface FakeState {
@@ -40,10 +42,10 @@ export function installFakeSerial(sc: FakeBoard): void {
   const out = (s: string): void => {
     if (ctrl && !cut) ctrl.enqueue(enc.encode(s));
   };
-  function crc32(s: string): number {
+  function crc32(s: string | ArrayLike<number>): number {
     let c = 0xffffffff;
     for (let i = 0; i < s.length; i++) {
-      c ^= s.charCodeAt(i) & 0xff;
+      c ^= (typeof s === "string" ? s.charCodeAt(i) : (s[i] as number)) & 0xff;
       for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
     }
     return (c ^ 0xffffffff) | 0; // signed, as Espruino's E.CRC32 may answer
@@ -85,11 +87,18 @@ export function installFakeSerial(sc: FakeBoard): void {
     },
     read: (name: string) => state.files[name],
   };
+  const REGION_ADDRESS = 0x310000; // boards/esp32.json
+  const Flash = {
+    read(length: number, addr: number): Uint8Array {
+      const at = addr - REGION_ADDRESS;
+      return new Uint8Array((sc.region || []).slice(at, at + length));
+    },
+  };
   function run(line: string): void {
     state.log.push(line);
     if (sc.silent || cut) return;
     const api: Record<string, unknown> = {
-      require: (n: string) => (n === "Storage" ? Storage : undefined),
+      require: (n: string) => (n === "Storage" ? Storage : n === "Flash" ? Flash : undefined),
       process: { env: { VERSION: sc.version, BOARD: sc.board } },
       print: (...a: unknown[]) => out(a.join(" ") + "\r\n"),
       load: () => {
@@ -100,7 +109,7 @@ export function installFakeSerial(sc: FakeBoard): void {
           out("no save found: region empty, hatched " + state.pet.name + "\r\n");
         }
       },
-      E: { CRC32: crc32 },
+      E: { CRC32: crc32, toString: (d: ArrayLike<number>) => String.fromCharCode(...Array.from(d)) },
       pet: state.pet ? pet : undefined,
     };
     try {

@@ -6,7 +6,8 @@
  * second, with interact, save, rename, hatch, and backups that go through the codec first.
  */
 import type { BoardProfile } from "../../../firmware/boardProfile";
-import { byId } from "../dom";
+import { byId, download } from "../dom";
+import { pullRegion } from "./pullRegion";
 import { paintPetFace } from "./petFace";
 import * as P from "./protocol";
 import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
@@ -33,7 +34,8 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
   const canvas = byId("dev-oled", HTMLCanvasElement);
   const statusOut = byId("dev-status", HTMLParagraphElement);
   const log = byId("dev-log", HTMLPreElement);
-  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download"].map((id) => byId(id, HTMLButtonElement));
+  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download", "dev-download-bin"].map((id) => byId(id, HTMLButtonElement));
+  const imageBtn = byId("dev-download-image", HTMLButtonElement);
   const restore = byId("dev-restore", HTMLInputElement);
 
   const serial = (navigator as unknown as { serial?: SerialLike }).serial;
@@ -59,6 +61,7 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
   };
   const setPetButtons = (on: boolean): void => {
     for (const b of petButtons) b.disabled = !on;
+    imageBtn.disabled = link === null; // the region can be read whether or not a pet runs
     restore.disabled = !on;
   };
 
@@ -239,4 +242,25 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
   };
 
   wirePetActions(petButtons, restore, call, say);
+
+  imageBtn.addEventListener("click", async () => {
+    if (!link) return;
+    while (busy) await new Promise((r) => setTimeout(r, 50));
+    busy = true;
+    imageBtn.disabled = true;
+    progress.value = 0;
+    try {
+      say("Reading the pet's region from the board…");
+      const image = await pullRegion(exchange, board.petRegion, (done) => {
+        progress.value = Math.round((100 * done) / board.petRegion.size);
+      });
+      download("pet-region-esp32.bin", image.bytes, "application/octet-stream");
+      say("Downloaded the board's pet region (" + board.petRegion.size + " bytes, as pet-save pull writes it): " + image.summary + ".");
+    } catch (e) {
+      say("Could not read the region: " + (e instanceof Error ? e.message : String(e)), true);
+    } finally {
+      busy = false;
+      imageBtn.disabled = link === null;
+    }
+  });
 }

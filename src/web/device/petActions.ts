@@ -13,7 +13,7 @@ import type { petCallCommand } from "./protocol";
 export type PetCall = (method: Parameters<typeof petCallCommand>[0], args?: string[]) => Promise<string | null>;
 
 export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInputElement, call: PetCall, say: (text: string, bad?: boolean) => void): void {
-  const [interactBtn, saveBtn, renameBtn, hatchBtn, downloadBtn] = petButtons as [HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement];
+  const [interactBtn, saveBtn, renameBtn, hatchBtn, downloadBtn, downloadBinBtn] = petButtons as [HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement];
   interactBtn.addEventListener("click", () => void call("interact"));
   saveBtn.addEventListener("click", () => void call("save"));
   renameBtn.addEventListener("click", () => {
@@ -25,15 +25,19 @@ export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInp
     const name = prompt("Name of the new pet (empty: the default name):");
     void call("hatch", name ? [name] : []);
   });
-  downloadBtn.addEventListener("click", async () => {
+  async function downloadSave(kind: "hex" | "bin"): Promise<void> {
     const hex = await call("exportHex");
     const bytes = hex === null ? null : hexToBytes(hex);
     if (bytes === null) return say("pet.exportHex() gave no payload: " + String(hex), true);
     const v = judgePayload(bytes, "the board's export");
     if (!v.ok) return say(rejectionText(v), true);
-    download((v.json.name.replace(/[^A-Za-z0-9_-]+/g, "_") || "pet") + "-save.hex", v.hex + "\n", "text/plain");
+    const stem = v.json.name.replace(/[^A-Za-z0-9_-]+/g, "_") || "pet";
+    if (kind === "hex") download(stem + "-save.hex", v.hex + "\n", "text/plain");
+    else download(stem + "-save.bin", v.bytes, "application/octet-stream");
     say("Downloaded the board's save (" + v.json.name + ").");
-  });
+  }
+  downloadBtn.addEventListener("click", () => void downloadSave("hex"));
+  downloadBinBtn.addEventListener("click", () => void downloadSave("bin"));
   restore.addEventListener("change", async () => {
     const f = restore.files && restore.files[0];
     restore.value = "";
