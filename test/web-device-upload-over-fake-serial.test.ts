@@ -128,6 +128,7 @@ describe("web device tab", () => {
     expect(state.loads).toBe(0);
     expect(state.pet!.name).toBe("Old");
     expect(await page.isDisabled("#dev-connect")).toBe(false);
+    for (const b of ["#dev-upload", "#dev-interact", "#dev-download-image"]) expect(await page.isDisabled(b)).toBe(true);
     await page.close();
   });
 });

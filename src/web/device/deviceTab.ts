@@ -81,6 +81,7 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     connectBtn.disabled = false;
     const l = link;
     link = null;
+    imageBtn.disabled = true;
     if (l) await l.close();
     say(message, true);
   }
