@@ -75,6 +75,18 @@ describe("web simulator", () => {
     await page.waitForSelector("#sim-saved[data-name=Pip]");
   });
 
+  it("the speed control restarts the board at 3600x: the same pet, ten minutes of its world in a moment", async () => {
+    const name = await page.getAttribute("#sim-status", "data-name");
+    const before = Number(await page.getAttribute("#sim-clock", "data-elapsed-ms"));
+    await page.selectOption("#sim-speed", "3600");
+    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("board restarted at speed x3600"));
+    // At 1x this would take ten real minutes, far past the wait's limit.
+    await page.waitForFunction((b) => Number(document.getElementById("sim-clock")!.dataset.elapsedMs) > b + 600_000, before);
+    expect(await page.getAttribute("#sim-status", "data-name")).toBe(name);
+    await page.selectOption("#sim-speed", "1");
+    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("board restarted at speed x1"));
+  });
+
   it("the console box answers pet.* calls with the firmware's result", async () => {
     await typeConsole(page, "pet.status().name");
     await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes('= "Pip"'));

@@ -33,6 +33,7 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
   const progress = byId("dev-progress", HTMLProgressElement);
   const canvas = byId("dev-oled", HTMLCanvasElement);
   const statusOut = byId("dev-status", HTMLParagraphElement);
+  const clockOut = byId("dev-clock", HTMLParagraphElement);
   const log = byId("dev-log", HTMLPreElement);
   const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download", "dev-download-bin"].map((id) => byId(id, HTMLButtonElement));
   const imageBtn = byId("dev-download-image", HTMLButtonElement);
@@ -93,11 +94,14 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
       const r = await exchange(P.statusCommand(), (l) => (P.parseStatus(l).found ? P.parseStatus(l) : null), ACK_MS, "pet.status()");
       if (r.status === null) {
         statusOut.textContent = "No pet is running on this board yet: upload the firmware.";
+        clockOut.textContent = "";
         setPetButtons(false);
         return false;
       }
       paintPetFace(canvas, r.status);
-      statusOut.textContent = String(r.status.name) + " · " + String(r.status.activityName) + ", " + String(r.status.expressionName) + "\nupdates " + String(r.status.updateCount);
+      const said = String(r.status.name) + " · " + String(r.status.activityName) + ", " + String(r.status.expressionName);
+      if (statusOut.textContent !== said) statusOut.textContent = said; // announced only when it changes
+      clockOut.textContent = "updates " + String(r.status.updateCount);
       statusOut.dataset.name = String(r.status.name);
       setPetButtons(true);
       return true;

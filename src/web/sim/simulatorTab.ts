@@ -31,13 +31,19 @@ export interface SimulatorTab {
   line(text: string): void;
 }
 
-/** "Pip · playing, happy · updates 12 · world clock 00:03:20" from pet.status(). */
+/** "Pip · playing, happy" from pet.status(): what a screen reader announces when it changes. */
 function statusText(s: Record<string, unknown> | null): string {
   if (s === null) return "(no pet)";
+  return String(s.name) + " · " + String(s.activityName) + ", " + String(s.expressionName);
+}
+
+/** "updates 12 · world clock 00:03:20": changes every second, so it is not announced. */
+function clockText(s: Record<string, unknown> | null): string {
+  if (s === null) return "";
   const secs = Math.floor(Number(s.elapsedMs) / 1000) || 0;
   const hh = Math.floor(secs / 3600);
   const clock = String(hh).padStart(2, "0") + ":" + String(Math.floor(secs / 60) % 60).padStart(2, "0") + ":" + String(secs % 60).padStart(2, "0");
-  return String(s.name) + " · " + String(s.activityName) + ", " + String(s.expressionName) + "\nupdates " + String(s.updateCount) + " · world clock " + clock;
+  return "updates " + String(s.updateCount) + " · world clock " + clock;
 }
 
 /**
@@ -61,6 +67,7 @@ async function holdBoardLock(): Promise<void> {
 export async function startSimulatorTab(code: string, boardProfile: HostBoard): Promise<SimulatorTab> {
   const canvas = byId("sim-oled", HTMLCanvasElement);
   const status = byId("sim-status", HTMLParagraphElement);
+  const clock = byId("sim-clock", HTMLParagraphElement);
   const led = byId("sim-led", HTMLSpanElement);
   const speed = byId("sim-speed", HTMLSelectElement);
   const saved = byId("sim-saved", HTMLParagraphElement);
@@ -138,6 +145,8 @@ export async function startSimulatorTab(code: string, boardProfile: HostBoard): 
     }
     const text = statusText(s);
     if (status.textContent !== text) status.textContent = text;
+    clock.textContent = clockText(s);
+    if (s !== null) clock.dataset.elapsedMs = String(s.elapsedMs);
     if (s !== null) {
       status.dataset.name = String(s.name);
       status.dataset.updates = String(s.updateCount);
