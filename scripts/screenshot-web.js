@@ -17,7 +17,7 @@ import { launchChromium } from "./lib/chromium.js";
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: "string" }, phone: { type: "boolean" } }, strict: true });
 const out = resolve(values.out || join(ROOT, "docs", "web-page.png"));
-const viewport = values.phone ? { width: 390, height: 844 } : { width: 1100, height: 820 };
+const viewport = values.phone ? { width: 390, height: 844 } : { width: 1280, height: 760 };
 
 const dir = mkdtempSync(join(tmpdir(), "pet-shot-"));
 let server = null;
