@@ -1,7 +1,7 @@
 /**
  * Region images for the `pet-save` region commands (inspect, extract, pull, push): which board's
- * geometry a file has, and what the slot log in it holds, found with the storage layer's own code
- * (SlotLog.load for the current save, scanRegion for every slot) over an in-memory NorFlashSim.
+ * geometry a file has (from the profiles in boards/), and what the slot log in it holds (read by
+ * src/host/files/regionReport.ts, shared with the web page).
  *
  * Offset 0 of an image is the first byte of the board's pet region, whatever its flash address.
  */
@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkBoardProfile, type BoardProfile } from "../../../../firmware/boardProfile";
 import { readRegion as readRegionContents, RegionBoardError, type RegionBoard, type RegionContents } from "../../files/regionReport";
-
-
-export type { RegionBoard, RegionContents } from "../../files/regionReport";import { PAYLOAD_LENGTH } from "../../../save/layout";
+import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
+
+export type { RegionBoard, RegionContents } from "../../files/regionReport";
 
 export const BOARDS_DIR = fileURLToPath(new URL("../../../../boards/", import.meta.url));
 /** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
