@@ -1,5 +1,5 @@
 /**
- * The fields of the board profile (firmware/boardProfile.ts, chosen at build time) that the firmware
+ * The fields of the board profile (src/boards/boardProfile.ts, chosen at build time) that the firmware
  * reads. Declared here as a structural subset so the firmware and its tests do not depend on how
  * the profile is validated or built: any BoardProfile is a PetBoard.
  */

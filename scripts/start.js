@@ -54,7 +54,7 @@ if (args.help) {
   process.exit(0);
 }
 
-const MAX_SPEED = 3600; // src/host/node/sim/clock.ts MAX_SPEED
+const MAX_SPEED = 3600; // src/host/emulator/clock.ts MAX_SPEED
 const speed = args.speed === undefined ? 1 : Number(args.speed);
 if (!(speed > 0) || !(speed <= MAX_SPEED)) {
   fail("--speed takes a number above 0 and at most " + MAX_SPEED + " (times real time), got " + args.speed + "\n" + USAGE);

@@ -1,5 +1,5 @@
 /**
- * The real firmware bundle (firmware/entry.ts, built in-process for the ESP32 and Linux profiles)
+ * The real firmware bundle (src/host/espruino/main.ts, built in-process for the ESP32 and Linux profiles)
  * is ES5 that Espruino can run: no TypeScript helpers, no missing built-ins, declarations before use
  * in every scope, only built-in modules required, the chosen profile inlined, within the size budget.
  * The checks themselves are shown to fail on bad code in test/bundle-checker-catches-bad-code.test.ts.

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { allErased, byteSum, bytesEqual, bytesToHex, tableSum } from "../src/core/bytes";
-import { createEspruinoE } from "../src/host/node/sim/espruinoE";
+import { createEspruinoE } from "../src/host/emulator/espruinoE";
 
 const g = globalThis as { E?: unknown };
 afterEach(() => {

@@ -7,16 +7,16 @@
 import { describe, expect, it } from "vitest";
 
 import { crc32Bitwise } from "../src/save/crc32";
-import { createEspruinoE } from "../src/host/node/sim/espruinoE";
-import { ArrayBufferGraphics, createGraphicsNamespace, type Realm } from "../src/host/node/sim/graphics";
-import { Ssd1306, OLED_HEIGHT, OLED_WIDTH } from "../src/host/node/sim/ssd1306";
-import { createSimI2C } from "../src/host/node/sim/i2c";
+import { createEspruinoE } from "../src/host/emulator/espruinoE";
+import { ArrayBufferGraphics, createGraphicsNamespace, type Realm } from "../src/host/emulator/graphics";
+import { Ssd1306, OLED_HEIGHT, OLED_WIDTH } from "../src/host/emulator/ssd1306";
+import { createSimI2C } from "../src/host/emulator/i2c";
 import { createSsd1306 } from "../src/platform/ssd1306";
-import { createFlashModule } from "../src/host/node/sim/flashModule";
+import { createFlashModule } from "../src/host/emulator/flashModule";
 import { NorFlashSim } from "../src/storage/norFlashSim";
-import { createSimPins } from "../src/host/node/sim/pins";
-import { createSimClock } from "../src/host/node/sim/clock";
-import { GLYPH_COUNT, glyphRows } from "../src/host/node/sim/font";
+import { createSimPins } from "../src/host/emulator/pins";
+import { createSimClock } from "../src/host/emulator/clock";
+import { GLYPH_COUNT, glyphRows } from "../src/host/emulator/font";
 import { createEspruinoHost } from "../src/host/node/sim/espruinoHost";
 
 const realm: Realm = { Uint8Array, ArrayBuffer };

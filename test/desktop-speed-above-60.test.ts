@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { createEspruinoHost, type EspruinoHost } from "../src/host/node/sim/espruinoHost";
-import { intervalSpeedup } from "../src/host/node/sim/clock";
+import { intervalSpeedup } from "../src/host/emulator/clock";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { MAX_TICK_DELTA_MS } from "../firmware/clock";
 import { buildDesktopBundle, DESKTOP_BOARD, ROOT, START } from "./desktop-process";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createSsd1306, ssd1306InitCommands } from "../src/platform/ssd1306";
-import { Ssd1306 as Ssd1306Model } from "../src/host/node/sim/ssd1306";
+import { Ssd1306 as Ssd1306Model } from "../src/host/emulator/ssd1306";
 import { drawPet } from "../firmware/face";
 import { bootPet, fakeGraphics } from "./firmware-fakes";
 import { EXPRESSION_NAMES } from "../src/core/types";

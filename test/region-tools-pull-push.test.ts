@@ -15,8 +15,8 @@ import { parsePullOutput, pullProgram, pullWith } from "../src/host/node/cli/pul
 import { payloadToPush, parsePushOutput, pushWith } from "../src/host/node/cli/push";
 import { readBoard, BOARDS_DIR } from "../src/host/node/cli/regionFile";
 import type { DeviceConsole } from "../src/host/node/cli/deviceConsole";
-import { createEspruinoE } from "../src/host/node/sim/espruinoE";
-import { createFlashModule } from "../src/host/node/sim/flashModule";
+import { createEspruinoE } from "../src/host/emulator/espruinoE";
+import { createFlashModule } from "../src/host/emulator/flashModule";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { createSlotLog } from "../src/storage/slotLog";
 import { loadWorld } from "../src/save/codec";

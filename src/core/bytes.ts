@@ -9,7 +9,7 @@
  * The check is made per call, not once at load, so tests can install and remove a stand-in `E`.
  * E.sum marks the interpreter's `E` (a plain object also answers toString, from its prototype, so
  * toString alone proves nothing); a stand-in must provide all three with the interpreter's meaning
- * (the desktop host's does: src/host/node/sim/espruinoE.ts).
+ * (the emulator the desktop and browser hosts share does: src/host/emulator/espruinoE.ts).
  */
 
 /** The part of Espruino's `E` used here. */

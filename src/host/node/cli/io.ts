@@ -5,7 +5,9 @@
  */
 import { open, type FileHandle } from "node:fs/promises";
 import { writeFileAtomic } from "../atomicFile";
-import { PAYLOAD_LENGTH } from "../../../save/layout";
+import { payloadFromBytes, PayloadFileError, type PayloadInput } from "../../files/payloadFile";
+
+export { looksLikeHexText, type PayloadInput } from "../../files/payloadFile";
 
 export interface CliIo {
   /**
@@ -123,52 +125,17 @@ export async function readInput(path: string, io: CliIo, limit: InputLimit): Pro
   return bytes;
 }
 
-/** True for the bytes of ASCII hex digits and the whitespace of text files. */
-function isHexTextByte(b: number): boolean {
-  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66) || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-}
-
 /**
- * Bytes that were meant as hex text but were read as binary: nearly all of them hex digits or
- * whitespace (an 84-character hex file, or hex with a "0x" prefix or a comment). For a hint only.
- */
-export function looksLikeHexText(bytes: Uint8Array): boolean {
-  if (bytes.length < 8) return false;
-  let hexish = 0;
-  for (let i = 0; i < bytes.length; i++) if (isHexTextByte(bytes[i] as number)) hexish++;
-  return hexish >= bytes.length * 0.9;
-}
-
-export interface PayloadInput {
-  bytes: Uint8Array;
-  /** The file was hex text (as pet.exportHex() and test/golden/*.hex give it) and `bytes` are its decoding. */
-  fromHex: boolean;
-}
-
-/** The payload magic "PETS" as hex digits: hex text of a payload starts with it. */
-const MAGIC_HEX = "50455453";
-
-/**
- * A payload file as the project hands payloads out: exactly 84 bytes is the binary payload; a file
- * of nothing but hex digits and whitespace whose digits begin with the magic 50455453 ("PETS") is
- * hex text (one line with a newline, like the golden vectors and pet.exportHex(), or wrapped over
- * lines) and is decoded; anything else is taken as it is (binary, or a region image) and judged by
- * the command. The magic keeps the two readings apart: a short binary that happens to be made of
- * ASCII digits is still judged as binary, and hex text whose magic is wrong is bad-magic either way.
+ * payloadFromInput with its refusal as a CliError (exit 1). The reading rules themselves live in
+ * src/host/files/payloadFile.ts, shared with the web page.
  */
 export function payloadFromInput(bytes: Uint8Array, path: string): PayloadInput {
-  if (bytes.length === PAYLOAD_LENGTH || bytes.length === 0) return { bytes, fromHex: false };
-  let digits = "";
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i] as number;
-    if (!isHexTextByte(b)) return { bytes, fromHex: false };
-    if (b > 0x20) digits += String.fromCharCode(b);
+  try {
+    return payloadFromBytes(bytes, path);
+  } catch (e) {
+    if (e instanceof PayloadFileError) throw new CliError(EXIT_REJECTED, e.message);
+    throw e;
   }
-  if (digits.slice(0, MAGIC_HEX.length).toLowerCase() !== MAGIC_HEX) return { bytes, fromHex: false };
-  if (digits.length % 2 !== 0) {
-    throw new CliError(EXIT_REJECTED, path + " looks like hex text but holds an odd number of hex digits (" + digits.length + "); a payload is 168 digits");
-  }
-  return { bytes: new Uint8Array(Buffer.from(digits, "hex")), fromHex: true };
 }
 
 /** readInput, then payloadFromInput: what decode, verify, inspect and push read. */

@@ -2,12 +2,13 @@
  * `pet-save pull [--port P] -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
  * as a backup. Without --port, the one ESP32 board plugged in (as `npm run flash` finds it). The region's address and size come from the board profile (default boards/esp32.json).
  *
- * The board runs a short loop that reads the region with require("Flash").read in 256-byte chunks
- * and prints one line per chunk: offset, the bytes in base64 (btoa is native, so this is quick even
- * on the interpreter) and E.CRC32 of the chunk. The image is written, atomically, only when every
- * chunk arrived exactly once with a matching CRC; anything less is an error and nothing is written.
+ * The board's program and the check of its output are in src/host/files/regionPull.ts (shared with
+ * the web page). The image is written, atomically, only when every chunk arrived exactly once with a
+ * matching CRC; anything less is an error and nothing is written.
  */
-import { crc32 as zlibCrc32 } from "node:zlib";
+import { parsePullLines, PullError, pullProgram } from "../../files/regionPull";
+
+export { PULL_CHUNK, pullProgram } from "../../files/regionPull";
 import { join } from "node:path";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
@@ -15,57 +16,14 @@ import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
 import { CliError, EXIT_OK, EXIT_REJECTED, usageError, writeOutput, type CliIo } from "./io";
 import { BOARDS_DIR, readBoard, readRegion, type RegionBoard } from "./regionFile";
 
-export const PULL_CHUNK = 256;
-
-/** The code the board runs: one "PETPULL offset base64 crc" line per chunk between BEGIN and END. */
-export function pullProgram(address: number, size: number): string {
-  return (
-    "(function(){var F=require(\"Flash\"),a=" + address + ",n=" + size + ",c=" + PULL_CHUNK + ",o,d;" +
-    "print(\"PETPULL BEGIN \"+n);" +
-    "for(o=0;o<n;o+=c){d=F.read(Math.min(c,n-o),a+o);print(\"PETPULL \"+o+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));}" +
-    "print(\"PETPULL END \"+n);})();"
-  );
-}
-
-/**
- * The region from a pull's console output, or a CliError naming what is missing or wrong.
- * Lines that are not PETPULL lines (the uploader's messages, the firmware's own prints) are ignored.
- */
+/** parsePullLines with its refusal as a CliError (exit 1). */
 export function parsePullOutput(text: string, size: number): Uint8Array {
-  const image = new Uint8Array(size);
-  const seen = new Set<number>();
-  let begun = false;
-  let ended = false;
-  const bad = (why: string): CliError => new CliError(EXIT_REJECTED, "the transfer from the board is incomplete or garbled: " + why + "; nothing written");
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    const begin = /PETPULL BEGIN (\d+)$/.exec(line);
-    if (begin) {
-      if (Number(begin[1]) !== size) throw bad("the board reports a region of " + begin[1] + " bytes, the profile says " + size);
-      begun = true;
-      continue;
-    }
-    if (/PETPULL END (\d+)$/.test(line)) {
-      ended = true;
-      continue;
-    }
-    const m = /PETPULL (\d+) ([A-Za-z0-9+/=]*) (-?\d+)$/.exec(line);
-    if (!m) continue;
-    const offset = Number(m[1]);
-    if (offset % PULL_CHUNK !== 0 || offset >= size) throw bad("a chunk at offset " + offset + " lies outside the region");
-    if (seen.has(offset)) throw bad("the chunk at offset " + offset + " arrived twice");
-    const bytes = new Uint8Array(Buffer.from(m[2] as string, "base64"));
-    const expected = Math.min(PULL_CHUNK, size - offset);
-    if (bytes.length !== expected) throw bad("the chunk at offset " + offset + " has " + bytes.length + " bytes, not " + expected);
-    if ((zlibCrc32(bytes) >>> 0) !== Number(m[3]) >>> 0) throw bad("the chunk at offset " + offset + " fails its CRC-32");
-    image.set(bytes, offset);
-    seen.add(offset);
+  try {
+    return parsePullLines(text, size);
+  } catch (e) {
+    if (e instanceof PullError) throw new CliError(EXIT_REJECTED, e.message);
+    throw e;
   }
-  if (!begun) throw bad("the board never started the dump (is the port right, and is it running Espruino?)");
-  const missing = Math.ceil(size / PULL_CHUNK) - seen.size;
-  if (missing > 0) throw bad(missing + " of " + Math.ceil(size / PULL_CHUNK) + " chunks are missing");
-  if (!ended) throw bad("the dump did not finish");
-  return image;
 }
 
 /** Pulls with any console (the tests pass a fake). Returns the exit code. */

@@ -1,7 +1,7 @@
 /**
  * Region images for the `pet-save` region commands (inspect, extract, pull, push): which board's
- * geometry a file has, and what the slot log in it holds, found with the storage layer's own code
- * (SlotLog.load for the current save, scanRegion for every slot) over an in-memory NorFlashSim.
+ * geometry a file has (from the profiles in boards/), and what the slot log in it holds (read by
+ * src/host/files/regionReport.ts, shared with the web page).
  *
  * Offset 0 of an image is the first byte of the board's pet region, whatever its flash address.
  */
@@ -9,22 +9,16 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
-import { isLoadablePayload } from "../sim/currentSave";
+import { readRegion as readRegionContents, RegionBoardError, type RegionBoard, type RegionContents } from "../../files/regionReport";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
-import { NorFlashSim } from "../../../storage/norFlashSim";
-import { computeLayout, type RegionLayout } from "../../../storage/regionLayout";
-import { scanRegion, type RegionScan } from "../../../storage/regionScan";
-import { createSlotLog, type LogResult } from "../../../storage/slotLog";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
+
+export type { RegionBoard, RegionContents } from "../../files/regionReport";
 
 export const BOARDS_DIR = fileURLToPath(new URL("../../../../boards/", import.meta.url));
 /** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
 const PREFERRED_BOARDS = ["desktop.json", "esp32.json", "linux.json"];
 
-export interface RegionBoard {
-  file: string;
-  profile: BoardProfile;
-}
 
 /** Reads and checks a board profile; a bad one is a usage error naming every problem. */
 export function readBoard(file: string): RegionBoard {
@@ -79,27 +73,14 @@ function rank(name: string): number {
   return i < 0 ? PREFERRED_BOARDS.length : i;
 }
 
-export interface RegionContents {
-  board: RegionBoard;
-  layout: RegionLayout;
-  /** SlotLog.load over the image: the save the firmware would restore at boot. */
-  current: LogResult;
-  scan: RegionScan;
-}
-
-
-/** Reads the slot log in an image (exactly the board's region size) without changing it. */
+/** readRegion with a bad board as a usage error (exit 2). */
 export function readRegion(bytes: Uint8Array, board: RegionBoard): RegionContents {
-  const r = board.profile.petRegion;
-  const params = { address: 0, size: r.size, sectorSize: r.pageSize };
-  const computed = computeLayout(params, r.pageSize);
-  if (computed.layout === null) throw usageError("board " + board.file + ": " + computed.message);
-  const flash = new NorFlashSim({ size: r.size, sectorSize: r.pageSize, initial: bytes });
-  const created = createSlotLog({ ...params, flash, isValidPayload: isLoadablePayload });
-  if (created.log === null) throw usageError("board " + board.file + ": " + created.message);
-  const current = created.log.load();
-  const scan = scanRegion(flash, computed.layout, isLoadablePayload);
-  return { board, layout: computed.layout, current, scan };
+  try {
+    return readRegionContents(bytes, board);
+  } catch (e) {
+    if (e instanceof RegionBoardError) throw usageError(e.message);
+    throw e;
+  }
 }
 
 /** The current save's 84 bytes, or a CliError (exit 1) saying why the image has none. */

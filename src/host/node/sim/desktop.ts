@@ -11,7 +11,7 @@
  */
 import { createEspruinoHost, describeError, type EspruinoHost, type HostBoard } from "./espruinoHost";
 import type { PetConsole } from "../../../../firmware/app";
-import { readCurrentSave, type CurrentSave } from "./currentSave";
+import { readCurrentSave, type CurrentSave } from "../../emulator/currentSave";
 import { openRegionImage, type RegionImage } from "../regionImage";
 import { redrawSequence, screenLines, type PixelStyle, type ScreenInfo } from "./screen";
 import { createKeyHandler, type KeyActions } from "./keys";

@@ -7,7 +7,7 @@
  * Redrawn in place: cursor home, each line followed by "clear to end of line", then "clear to end of
  * screen", so nothing flickers and a shorter screen leaves no leftovers.
  */
-import { OLED_HEIGHT, OLED_WIDTH, type Ssd1306 } from "./ssd1306";
+import { OLED_HEIGHT, OLED_WIDTH, type Ssd1306 } from "../../emulator/ssd1306";
 
 export type PixelStyle = "braille" | "blocks";
 

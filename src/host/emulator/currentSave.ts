@@ -4,11 +4,11 @@
  * back after every burst of flash writes and reports "saved: updates N" only for what is really in
  * the image, so a line it printed is a save that survives kill -9.
  */
-import { loadWorld } from "../../../save/codec";
-import { u64ToDecimal } from "../../../core/u64";
-import { nameToString } from "../../../core/name";
-import type { Flash } from "../../../storage/flash";
-import { createSlotLog } from "../../../storage/slotLog";
+import { loadWorld } from "../../save/codec";
+import { u64ToDecimal } from "../../core/u64";
+import { nameToString } from "../../core/name";
+import type { Flash } from "../../storage/flash";
+import { createSlotLog } from "../../storage/slotLog";
 
 export interface CurrentSave {
   updateCount: string;

@@ -18,7 +18,7 @@
  * at --speed 100 would measure as a long press and hatch a new pet).
  */
 
-import { MAX_TICK_DELTA_MS } from "../../../../firmware/clock";
+import { MAX_TICK_DELTA_MS } from "../../../firmware/clock";
 
 /** The firmware's loop period (TICK_MS in firmware/runningPet.ts) in seconds. */
 const TICK_SECONDS = 1;

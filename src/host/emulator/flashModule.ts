@@ -7,7 +7,7 @@
  * Write errors are not reported back, as on the ESP32 port (it ignores the IDF's return codes); the
  * NOR simulator underneath still ANDs the bits, so a write over unerased bytes mixes them silently.
  */
-import type { Flash } from "../../../storage/flash";
+import type { Flash } from "../../storage/flash";
 import type { Realm } from "./graphics";
 
 export interface FlashWindow {

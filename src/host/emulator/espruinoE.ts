@@ -5,27 +5,28 @@
  *
  * Espruino's E.CRC32 walks any iterable, taking each element as a byte (the low 8 bits of its
  * integer value; a string gives its character codes), runs the standard reflected CRC-32 and returns
- * the result as an unsigned number. Node's zlib.crc32 is the same CRC, so the bytes are gathered the
- * interpreter's way and handed to it.
+ * the result as an unsigned number. The codec's own bitwise CRC-32 (src/save/crc32.ts) is the same
+ * CRC and runs in Node and in a browser alike, so the bytes are gathered the interpreter's way and
+ * handed to it.
  */
-import { crc32 as zlibCrc32 } from "node:zlib";
+import { crc32Bitwise } from "../../save/crc32";
 
 /** The bytes Espruino's iterator would feed the CRC for `data`. */
-export function espruinoBytes(data: unknown): Buffer {
+export function espruinoBytes(data: unknown): Uint8Array {
   if (typeof data === "string") {
-    const out = Buffer.alloc(data.length);
+    const out = new Uint8Array(data.length);
     for (let i = 0; i < data.length; i++) out[i] = data.charCodeAt(i) & 0xff;
     return out;
   }
-  if (Object.prototype.toString.call(data) === "[object ArrayBuffer]") return Buffer.from(new Uint8Array(data as ArrayBuffer));
+  if (Object.prototype.toString.call(data) === "[object ArrayBuffer]") return new Uint8Array(data as ArrayBuffer).slice();
   if (data !== null && typeof data === "object" && typeof (data as { length?: unknown }).length === "number") {
     const a = data as ArrayLike<unknown>;
-    const out = Buffer.alloc(a.length);
+    const out = new Uint8Array(a.length);
     for (let i = 0; i < a.length; i++) out[i] = Math.trunc(Number(a[i])) & 0xff;
     return out;
   }
-  if (typeof data === "number") return Buffer.from([Math.trunc(data) & 0xff]);
-  return Buffer.alloc(0);
+  if (typeof data === "number") return new Uint8Array([Math.trunc(data) & 0xff]);
+  return new Uint8Array(0);
 }
 
 export interface EspruinoE {
@@ -43,13 +44,19 @@ export interface EspruinoE {
 
 export function createEspruinoE(): EspruinoE {
   return {
-    CRC32: (data: unknown): number => zlibCrc32(espruinoBytes(data)) >>> 0,
+    CRC32: (data: unknown): number => crc32Bitwise(espruinoBytes(data)) >>> 0,
     sum: (data: ArrayLike<number>): number => {
       let s = 0;
       for (let i = 0; i < data.length; i++) s += Number(data[i]);
       return s;
     },
-    toString: (data: unknown): string => espruinoBytes(data).toString("latin1"),
+    toString: (data: unknown): string => {
+      // Character by character: no Buffer here (this emulator also runs in the browser).
+      const bytes = espruinoBytes(data);
+      let text = "";
+      for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i] as number);
+      return text;
+    },
     mapInPlace: (from, to, map, bits) => {
       const width = bits === undefined ? 8 : bits;
       const perByte = width < 8 ? 8 / width : 1;

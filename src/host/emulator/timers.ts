@@ -21,7 +21,7 @@ export interface SimTimers {
 
 export function createSimTimers(report: (line: string) => void, intervalSpeedup = 1): SimTimers {
   if (!(intervalSpeedup >= 1)) throw new Error("intervalSpeedup must be at least 1, got " + String(intervalSpeedup));
-  const live = new Map<number, NodeJS.Timeout>();
+  const live = new Map<number, ReturnType<typeof setTimeout>>();
   let nextId = 1;
 
   function wrap(fn: unknown, args: unknown[], id: number, once: boolean): () => void {

@@ -44,7 +44,7 @@ interface Watch {
   debounce: number;
   repeat: boolean;
   lastTime: number;
-  pendingTimer: NodeJS.Timeout | null;
+  pendingTimer: ReturnType<typeof setTimeout> | null;
 }
 
 /** A pin value for the firmware's globals (D0, BTN1, LED1); prints as its name like Espruino's. */

@@ -1,0 +1,90 @@
+/**
+ * Builds the companion page into dist/web/: index.html, style.css and app.js (one script, the
+ * firmware bundles inside), nothing fetched at run time, so the folder works from any static host
+ * and offline once loaded.
+ *
+ * The firmware bundles come from the same build as the upload (buildFirmware): one for
+ * boards/web.json that the simulator runs, one for boards/esp32.json that the Device tab uploads.
+ * The page's own TypeScript is bundled with esbuild (type-checked separately by tsconfig.web.json;
+ * esbuild only strips types). Used by scripts/build-web.js, scripts/web.js and the tests.
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { buildFirmware, ROOT } from "./build.js";
+
+export const WEB_OUT = join(ROOT, "dist", "web");
+export const WEB_BOARD = join(ROOT, "boards", "web.json");
+export const DEVICE_BOARD = join(ROOT, "boards", "esp32.json");
+const STATIC = join(ROOT, "src", "web", "static");
+const STATIC_FILES = ["index.html", "style.css"];
+
+/**
+ * Size budget of the whole page (bytes of every file in dist/web), checked by
+ * test/web-page-build-size-and-serve.test.ts. The page was about 145 KB with its two firmware
+ * bundles (~30 KB each) and about 320 KB once esptool-js (with pako, and the ESP32 stub only) came
+ * in; 400 KiB leaves some headroom, notices a dependency pulled in whole by mistake, and keeps the
+ * first visit quick on a phone.
+ */
+export const WEB_BUDGET_BYTES = 400 * 1024;
+
+function firmwarePlugin(sim, device) {
+  const contents =
+    "export const simFirmware = " + JSON.stringify(sim.code) + ";\n" +
+    "export const simBoard = " + JSON.stringify(sim.profile) + ";\n" +
+    "export const deviceFirmware = " + JSON.stringify(device.code) + ";\n" +
+    "export const deviceBoard = " + JSON.stringify(device.profile) + ";\n";
+  return {
+    name: "firmware",
+    setup(b) {
+      b.onResolve({ filter: /^virtual:firmware$/ }, () => ({ path: "firmware", namespace: "pet-firmware" }));
+      b.onLoad({ filter: /.*/, namespace: "pet-firmware" }, () => ({ contents, loader: "js" }));
+    },
+  };
+}
+
+/**
+ * esptool-js carries the flasher stub of every Espressif chip (about 170 KB); the page writes only the
+ * original ESP32 (the chip of Espruino's ESP32 release and of boards/esp32.json), so every other
+ * chip's stub is built in as an empty object. Such a chip is still recognised by esptool-js and then
+ * refused by name (src/web/device/esptoolFlasher.ts), before anything is written.
+ */
+const esp32StubOnly = {
+  name: "esp32-stub-only",
+  setup(b) {
+    b.onLoad({ filter: /esptool-js[\\/]lib[\\/]targets[\\/]stub_flasher[\\/].*\.json$/ }, (args) =>
+      /[\\/]esp32\.json$/.test(args.path) ? undefined : { contents: "{}", loader: "json" },
+    );
+  },
+};
+
+/**
+ * @param {{ outDir?: string }} [options]
+ * @returns {Promise<{ outDir: string, files: {name: string, bytes: number}[], totalBytes: number }>}
+ */
+export async function buildWeb(options = {}) {
+  const outDir = options.outDir || WEB_OUT;
+  const sim = await buildFirmware({ board: WEB_BOARD, outFile: null });
+  const device = await buildFirmware({ board: DEVICE_BOARD, outFile: null });
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, "src", "web", "main.ts")],
+    bundle: true,
+    format: "iife",
+    target: "es2020",
+    minify: true,
+    legalComments: "none",
+    outfile: join(outDir, "app.js"),
+    plugins: [firmwarePlugin(sim, device), esp32StubOnly],
+    logLevel: "silent",
+  });
+  for (const f of STATIC_FILES) copyFileSync(join(STATIC, f), join(outDir, f));
+  const files = ["app.js", ...STATIC_FILES].map((name) => ({ name, bytes: statSync(join(outDir, name)).size }));
+  return { outDir, files, totalBytes: files.reduce((n, f) => n + f.bytes, 0) };
+}
+
+/** The page's HTML as built (tests read it). */
+export function builtHtml(outDir = WEB_OUT) {
+  return readFileSync(join(outDir, "index.html"), "utf8");
+}

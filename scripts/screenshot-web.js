@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+/**
+ * `npm run screenshot:web`: builds the page, opens it in headless Chromium on a fresh profile, plays
+ * with the pet once and writes docs/web-page.png, the README's picture, so it always shows the page
+ * as it is built now.
+ *
+ *   npm run screenshot:web -- [--out FILE] [--phone]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ROOT } from "./lib/build.js";
+import { buildWeb } from "./lib/buildWeb.js";
+import { serveStatic } from "./lib/staticServer.js";
+import { launchChromium } from "./lib/chromium.js";
+
+const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: "string" }, phone: { type: "boolean" } }, strict: true });
+const out = resolve(values.out || join(ROOT, "docs", "web-page.png"));
+const viewport = values.phone ? { width: 390, height: 844 } : { width: 1280, height: 760 };
+
+const dir = mkdtempSync(join(tmpdir(), "pet-shot-"));
+let server = null;
+let browser = null;
+try {
+  await buildWeb({ outDir: dir });
+  server = await serveStatic(dir);
+  browser = await launchChromium({ viewport, deviceScaleFactor: 1 });
+  const page = await browser.context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-sim=running]");
+  await page.waitForSelector("#sim-saved[data-name]");
+  // One press, as a person would: the pet starts playing and the picture shows a changed face.
+  await page.keyboard.press(" ", { delay: 150 });
+  await page.waitForFunction(() => (document.getElementById("sim-status")?.textContent || "").includes("playing"));
+  await page.waitForTimeout(300); // let the next redraw (every 100 ms) paint the new face
+  await page.screenshot({ path: out, fullPage: false });
+  process.stdout.write("wrote " + out + "\n");
+} catch (e) {
+  process.stderr.write((e instanceof Error ? e.message : String(e)) + "\n");
+  process.exitCode = 1;
+} finally {
+  if (browser) await browser.close();
+  if (server) await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,155 @@
+/**
+ * What the Device tab types into the board's Espruino console, and how it reads the answers. Pure
+ * functions, no I/O: serialLink.ts carries the text.
+ *
+ * Every command line starts with Ctrl-P (\x10), which tells Espruino not to echo that line, and
+ * prints its answer on a line of its own behind a "#pet-" tag, so the answer can be told apart from
+ * the pet's own console lines and from any echo: an echoed command holds the tag inside quotes,
+ * followed by a quote or comma, never by the space and value of a real answer.
+ *
+ * The upload is the one `npm run flash` does (scripts/lib/upload.js, the espruino tool's
+ * `--storage .bootcde:-`): the bundle in 1 KiB pieces through
+ * `require("Storage").write(".bootcde", piece, offset[, total])`, then `load(".bootcde")`. Each piece
+ * is wrapped in a print of Storage.write's result, so the page knows each piece arrived (and that
+ * Storage took it) before sending the next; before the load the file's CRC-32 on the board is
+ * compared with the bundle's.
+ */
+import { crc32Bitwise } from "../../save/crc32";
+
+export const BOOT_FILE = ".bootcde";
+/** The espruino tool's CHUNKSIZE (plugins/saveOnSend.js). */
+export const CHUNK_BYTES = 1024;
+export const BAUD = 115200;
+/** Ctrl-C clears any half-typed line; Ctrl-P turns echo off for the next line. */
+const CLEAR_LINE = "\x03";
+const NO_ECHO = "\x10";
+
+/**
+ * A string as an Espruino string literal of bytes: printable ASCII as it is, anything else as \xNN
+ * of its UTF-8 bytes. The ESP32 build has no Unicode strings: a name typed at its console arrives as
+ * UTF-8 bytes, and this sends exactly those.
+ */
+export function espruinoString(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let out = '"';
+  for (const b of bytes) {
+    if (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c) out += String.fromCharCode(b);
+    else out += "\\x" + b.toString(16).padStart(2, "0");
+  }
+  return out + '"';
+}
+
+export function command(js: string): string {
+  return NO_ECHO + js + "\n";
+}
+
+export function identifyCommand(): string {
+  return CLEAR_LINE + command("print('#pet-id '+JSON.stringify({v:process.env.VERSION,b:process.env.BOARD}))");
+}
+
+export interface BoardIdentity {
+  version: string;
+  board: string;
+}
+
+export function parseIdentity(line: string): BoardIdentity | null {
+  const m = /#pet-id (\{.*\})/.exec(line);
+  if (!m) return null;
+  try {
+    const j = JSON.parse(m[1] as string) as { v?: unknown; b?: unknown };
+    return { version: String(j.v), board: String(j.b) };
+  } catch {
+    return null;
+  }
+}
+
+/** What the page's firmware supports: the board of boards/esp32.json and the Espruino it names. */
+export const SUPPORTED = { board: "ESP32", minVersion: "2v26", profile: "boards/esp32.json" };
+
+/** "2v26", "2v29.12" -> [2, 26]; null for anything else. */
+function versionParts(v: string): [number, number] | null {
+  const m = /^(\d+)v(\d+)/.exec(v);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/** Why this board cannot take the firmware, or null when it can. */
+export function refusal(id: BoardIdentity): string | null {
+  if (id.board !== SUPPORTED.board) {
+    return "This board reports BOARD \"" + id.board + "\". The pet's firmware is built for " + SUPPORTED.board + " (" + SUPPORTED.profile +
+      ") only: its flash addresses would be wrong anywhere else. Nothing was sent.";
+  }
+  const have = versionParts(id.version);
+  const need = versionParts(SUPPORTED.minVersion) as [number, number];
+  if (have === null || have[0] < need[0] || (have[0] === need[0] && have[1] < need[1])) {
+    return "This ESP32 runs Espruino " + id.version + ". The pet needs " + SUPPORTED.minVersion + " or later (the flash layout it relies on came with " +
+      SUPPORTED.minVersion + "). Install a newer Espruino first (docs/firmware.md). Nothing was sent.";
+  }
+  return null;
+}
+
+/** The upload as command lines, each with the offset it acknowledges. */
+export function uploadCommands(code: string): { line: string; offset: number; end: number }[] {
+  const out: { line: string; offset: number; end: number }[] = [];
+  for (let i = 0; i < code.length; i += CHUNK_BYTES) {
+    const piece = JSON.stringify(code.substr(i, CHUNK_BYTES));
+    const write = 'require("Storage").write("' + BOOT_FILE + '",' + piece + "," + i + (i === 0 ? "," + code.length : "") + ")";
+    out.push({ line: command("print('#pet-ack " + i + " '+" + write + ")"), offset: i, end: Math.min(code.length, i + CHUNK_BYTES) });
+  }
+  return out;
+}
+
+export function parseAck(line: string): { offset: number; ok: boolean } | null {
+  const m = /#pet-ack (\d+) (true|false)/.exec(line);
+  return m ? { offset: Number(m[1]), ok: m[2] === "true" } : null;
+}
+
+export function crcCommand(): string {
+  return command("print('#pet-crc '+E.CRC32(require(\"Storage\").read(\"" + BOOT_FILE + "\")))");
+}
+
+/** The CRC-32 the board's E.CRC32 gives for the bundle's bytes (the bundle is ASCII: one byte a character). */
+export function bundleCrc(code: string): number {
+  const bytes = new Uint8Array(code.length);
+  for (let i = 0; i < code.length; i++) bytes[i] = code.charCodeAt(i) & 0xff;
+  return crc32Bitwise(bytes);
+}
+
+export function parseCrc(line: string): number | null {
+  const m = /#pet-crc (-?\d+)/.exec(line);
+  return m ? Number(m[1]) >>> 0 : null;
+}
+
+export function loadCommand(): string {
+  return command('load("' + BOOT_FILE + '")');
+}
+
+/** Asks for pet.status() (null when no pet is running). */
+export function statusCommand(): string {
+  return command("print('#pet-st '+JSON.stringify(typeof pet=='object'&&pet?pet.status():null))");
+}
+
+export function parseStatus(line: string): { found: boolean; status: Record<string, unknown> | null } {
+  const m = /#pet-st (.*)$/.exec(line);
+  if (!m) return { found: false, status: null };
+  try {
+    const v = JSON.parse(m[1] as string) as unknown;
+    return { found: true, status: typeof v === "object" && v !== null ? (v as Record<string, unknown>) : null };
+  } catch {
+    return { found: false, status: null };
+  }
+}
+
+/** pet.<method>(<args as Espruino literals>) with its string answer printed. */
+export function petCallCommand(method: "interact" | "save" | "rename" | "hatch" | "exportHex" | "importHex", args: string[] = []): string {
+  return command("print('#pet-r '+JSON.stringify(pet." + method + "(" + args.map(espruinoString).join(",") + ")))");
+}
+
+export function parseResult(line: string): string | null {
+  const m = /#pet-r (".*")/.exec(line);
+  if (!m) return null;
+  try {
+    return String(JSON.parse(m[1] as string));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The Device tab's console protocol (src/web/device/protocol.ts) against the real interpreter:
+ * Espruino's Linux build over its telnet console, the same text the page sends over Web Serial.
+ * Identify, the upload of a bundle in acknowledged Storage.write pieces, the CRC check, load, then
+ * pet.status(), a rename with a non-ASCII name, exportHex and a restore of a golden payload through
+ * importHex. The bundle is the one for boards/linux.json (the ESP32's flash addresses do not exist
+ * on Linux), and the board identifies as LINUX, which the page itself would refuse.
+ *
+ * Runs only when env ESPRUINO names the interpreter binary (docs/firmware.md, "Espruino for Linux");
+ * the fixed telnet port is taken through scripts/lib/espruinoLinux.js's lock.
+ */
+import { connect, type Socket } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEspruino, TELNET_HOST, TELNET_PORT, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { buildFirmware } from "../scripts/lib/build.js";
+import * as P from "../src/web/device/protocol";
+
+const ESPRUINO = process.env.ESPRUINO;
+const GOLDEN_HEX = readFileSync(fileURLToPath(new URL("./golden/valid-utf8-name.hex", import.meta.url)), "utf8").trim();
+
+describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build (set ESPRUINO to run)", () => {
+  let dir = "";
+  let proc: EspruinoProcess | null = null;
+  let sock: Socket | null = null;
+  let code = "";
+  const lines: string[] = [];
+
+  /** Sends text and waits (event-driven, bounded) for the first later line `pick` accepts. */
+  function ask<T>(text: string, pick: (l: string) => T | null, ms = 10_000): Promise<T> {
+    const start = lines.length;
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        for (let k = start; k < lines.length; k++) {
+          const v = pick(lines[k] as string);
+          if (v !== null) {
+            clearTimeout(timer);
+            sock!.off("data", onData);
+            return resolve(v);
+          }
+        }
+      };
+      const onData = (): void => check();
+      const timer = setTimeout(() => {
+        sock!.off("data", onData);
+        reject(new Error("no answer to " + JSON.stringify(text.slice(0, 60)) + "; got " + JSON.stringify(lines.slice(start))));
+      }, ms);
+      sock!.on("data", onData);
+      sock!.write(text);
+    });
+  }
+
+  beforeAll(async () => {
+    code = (await buildFirmware({ board: join(__dirname, "..", "boards", "linux.json"), outFile: null })).code;
+    dir = mkdtempSync(join(tmpdir(), "pet-web-proto-"));
+    proc = await startEspruino(ESPRUINO!, dir);
+    sock = connect(TELNET_PORT, TELNET_HOST);
+    await new Promise((r) => sock!.once("connect", r));
+    let buf = "";
+    // Registered first, so every later listener sees the lines of its chunk already split.
+    sock.prependListener("data", (d: Buffer) => {
+      buf += d.toString("latin1");
+      let i: number;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        lines.push(Buffer.from(buf.slice(0, i).replace(/\r$/, ""), "latin1").toString("utf8"));
+        buf = buf.slice(i + 1);
+      }
+    });
+  });
+  afterAll(async () => {
+    if (sock) sock.destroy();
+    if (proc) await proc.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("identifies the interpreter", async () => {
+    const id = await ask(P.identifyCommand(), P.parseIdentity);
+    expect(id.board).toBe("LINUX");
+    expect(id.version).toMatch(/^2v\d+/);
+    expect(P.refusal(id)).toContain('BOARD "LINUX"');
+  });
+
+  it("uploads the bundle in acknowledged pieces whose CRC on the board matches, and load() starts the pet", async () => {
+    const steps = P.uploadCommands(code);
+    for (const s of steps) {
+      const ack = await ask(s.line, (l) => {
+        const a = P.parseAck(l);
+        return a !== null && a.offset === s.offset ? a : null;
+      });
+      expect(ack.ok).toBe(true);
+    }
+    expect(await ask(P.crcCommand(), P.parseCrc)).toBe(P.bundleCrc(code));
+    const booted = ask(P.loadCommand(), (l) => (/hatched Pip|restored/.test(l) ? l : null), 20_000);
+    expect(await booted).toContain("Pip");
+    const s = await ask(P.statusCommand(), (l) => (P.parseStatus(l).found ? P.parseStatus(l) : null));
+    expect(s.status && s.status.name).toBe("Pip");
+  });
+
+  it("acts on the live pet: a non-ASCII rename, export, and a golden restore through importHex", async () => {
+    expect(await ask(P.petCallCommand("interact"), P.parseResult)).toBe("ok");
+    expect(await ask(P.petCallCommand("rename", ["Zoë"]), P.parseResult)).toBe("ok");
+    let s = await ask(P.statusCommand(), (l) => (P.parseStatus(l).found ? P.parseStatus(l) : null));
+    expect(s.status && s.status.name).toBe("Zoë");
+    expect(await ask(P.petCallCommand("exportHex"), P.parseResult)).toMatch(/^50455453[0-9a-f]{160}$/);
+    expect(await ask(P.petCallCommand("importHex", [GOLDEN_HEX]), P.parseResult)).toBe("ok");
+    s = await ask(P.statusCommand(), (l) => (P.parseStatus(l).found ? P.parseStatus(l) : null));
+    // test/golden/README.md: "Zoë 🐾", 3600 updates.
+    expect(s.status && s.status.name).toBe("Zoë 🐾");
+    expect(Number(s.status && s.status.updateCount)).toBeGreaterThanOrEqual(3600);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * One built page, one static server and one browser for a web test file: the page is built into a
+ * temporary folder (never dist/web, which `npm run web` owns), once per test run, and served on an
+ * ephemeral port by the same server `npm run web` uses.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { buildWeb } from "../scripts/lib/buildWeb.js";
+import { serveStatic } from "../scripts/lib/staticServer.js";
+import { launchBrowser, type TestBrowser } from "./web-browser";
+
+export interface PageFixture {
+  url: string;
+  outDir: string;
+  browser: TestBrowser;
+  /** Stops the static server: the network is gone for the page. */
+  stopServer(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The page built once per test run: in the folder test/web-global-setup.ts named, by whichever file
+ * gets there first (mkdir of a lock folder is atomic); the others wait for its "ready" mark. Run
+ * without the global setup (a single file through another config), each file builds its own.
+ */
+export async function sharedBuild(): Promise<{ dir: string; own: boolean }> {
+  const shared = process.env.PET_WEB_SHARED_BUILD;
+  if (!shared || !existsSync(shared)) {
+    const dir = mkdtempSync(join(tmpdir(), "pet-web-"));
+    await buildWeb({ outDir: dir });
+    return { dir, own: true };
+  }
+  const dir = join(shared, "page");
+  const ready = join(shared, "ready");
+  const failed = join(shared, "failed");
+  try {
+    mkdirSync(join(shared, "lock"));
+  } catch {
+    while (!existsSync(ready)) {
+      if (existsSync(failed)) throw new Error("the shared build of the page failed: " + readFileSync(failed, "utf8"));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return { dir, own: false };
+  }
+  try {
+    await buildWeb({ outDir: dir });
+  } catch (e) {
+    writeFileSync(failed, String(e));
+    throw e;
+  }
+  writeFileSync(ready, "");
+  return { dir, own: false };
+}
+
+export async function openPageFixture(): Promise<PageFixture> {
+  const { dir: outDir, own } = await sharedBuild();
+  const server = await serveStatic(outDir);
+  let serving = true;
+  const browser = await launchBrowser();
+  return {
+    url: server.url,
+    outDir,
+    browser,
+    async stopServer() {
+      if (serving) await server.close();
+      serving = false;
+    },
+    async close() {
+      await browser.close();
+      if (serving) await server.close();
+      if (own) rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Page errors and failed loads are collected so a test can insist there were none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push("pageerror: " + e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push("console error: " + m.text());
+  });
+  return errors;
+}
+
+/** Runs a line in the simulator's console box, as a person types it. */
+export async function typeConsole(page: Page, text: string): Promise<void> {
+  await page.fill("#sim-eval-input", text);
+  await page.press("#sim-eval-input", "Enter");
+}
