@@ -52,6 +52,8 @@ export interface RegionLayout {
   /** Bytes of the marks table including padding to a 4-byte boundary. */
   marksSize: number;
   slotsOffset: number;
+  /** The header's first four bytes ("PL", layout version, payload length) read as a little-endian u32. */
+  headerMagic: number;
 }
 
 export interface LayoutResult {
@@ -110,6 +112,7 @@ export function computeLayout(p: RegionParams, flashPageSize?: number): LayoutRe
       marksOffset: HEADER_SIZE,
       marksSize: marksSize,
       slotsOffset: HEADER_SIZE + marksSize,
+      headerMagic: (MAGIC_0 | (MAGIC_1 << 8) | (LAYOUT_VERSION << 16) | (payloadLength << 24)) >>> 0,
     },
   };
 }
@@ -156,15 +159,28 @@ export interface DecodedHeader {
  * programming stopped part way (torn write) is never valid.
  */
 export function decodeHeader(l: RegionLayout, h: Uint8Array): DecodedHeader {
-  // The magic first: a log sector (the usual case at boot) needs no erased check, and a header
-  // with the magic can never be all 0xFF.
-  if (h[0] !== MAGIC_0 || h[1] !== MAGIC_1 || h[2] !== LAYOUT_VERSION || h[3] !== l.payloadLength) {
-    return allErased(h.subarray(0, HEADER_SIZE)) ? { kind: "erased", seq: 0 } : { kind: "invalid", seq: 0 };
-  }
-  const dv = new DataView(h.buffer, h.byteOffset, HEADER_SIZE);
-  const s = dv.getUint32(4, true);
-  if (((s ^ dv.getUint32(8, true)) >>> 0) !== 0xffffffff) return { kind: "invalid", seq: 0 };
-  return { kind: "valid", seq: s };
+  const seq = headerSeqAt(l, new DataView(h.buffer, h.byteOffset, HEADER_SIZE), 0);
+  if (seq === HEADER_ERASED) return { kind: "erased", seq: 0 };
+  if (seq === HEADER_INVALID) return { kind: "invalid", seq: 0 };
+  return { kind: "valid", seq: seq };
+}
+
+/** headerSeqAt's answer for a header that is all 0xFF. */
+export const HEADER_ERASED = -1;
+/** headerSeqAt's answer for a header that is neither valid nor erased. */
+export const HEADER_INVALID = -2;
+
+/**
+ * What the 12 header bytes at `offset` of `dv` say, as decodeHeader judges them: the sequence number
+ * (0 .. 2^32 - 1) of a valid header, HEADER_ERASED or HEADER_INVALID. Three word reads and no
+ * object: the boot runs it for every sector of the region.
+ */
+export function headerSeqAt(l: RegionLayout, dv: DataView, offset: number): number {
+  const magic = dv.getUint32(offset, true);
+  const s = dv.getUint32(offset + 4, true);
+  const c = dv.getUint32(offset + 8, true);
+  if (magic === l.headerMagic) return ((s ^ c) >>> 0) === 0xffffffff ? s : HEADER_INVALID;
+  return magic === 0xffffffff && s === 0xffffffff && c === 0xffffffff ? HEADER_ERASED : HEADER_INVALID;
 }
 
 /** True when sequence number `a` is newer than `b` in serial-number arithmetic (wraps past 2^32). */

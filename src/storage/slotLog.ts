@@ -34,8 +34,10 @@ import {
   RegionLayout,
   RegionParams,
   computeLayout,
+  HEADER_ERASED,
   decodeHeader,
   encodeHeader,
+  headerSeqAt,
   countPartlySet,
   lastCommitted,
   orderNewestFirst,
@@ -213,14 +215,12 @@ export class SlotLog {
   /**
    * Reads every sector header (12 bytes each) and orders the valid ones newest first. The boot's
    * longest loop, so the reads go straight to the flash inside one try (a throw is "read-failed",
-   * as safeRead would say) and the header is judged in place.
+   * as safeRead would say), into one buffer that is then judged word by word (headerSeqAt).
    */
   private scanHeaders_(): HeaderScan {
     const l = this.layout;
     const flash = this.flash_;
-    const order: number[] = [];
-    const seqs: number[] = [];
-    let erasedCount = 0;
+    const all = new Uint8Array(l.sectorCount * HEADER_SIZE);
     try {
       for (let i = 0, at = l.address; i < l.sectorCount; i++, at += l.sectorSize) {
         const r = flash.read(HEADER_SIZE, at);
@@ -229,13 +229,20 @@ export class SlotLog {
           const status = r && r.status !== "ok" && isFlashStatus(r.status) ? r.status : "read-failed";
           return { status: status, order: [], seqs: [], erasedCount: 0 };
         }
-        const d = decodeHeader(l, h);
-        seqs.push(d.seq);
-        if (d.kind === "valid") order.push(i);
-        else if (d.kind === "erased") erasedCount++;
+        all.set(h, i * HEADER_SIZE);
       }
     } catch (e) {
       return { status: "read-failed", order: [], seqs: [], erasedCount: 0 };
+    }
+    const dv = new DataView(all.buffer);
+    const order: number[] = [];
+    const seqs: number[] = [];
+    let erasedCount = 0;
+    for (let i = 0; i < l.sectorCount; i++) {
+      const seq = headerSeqAt(l, dv, i * HEADER_SIZE);
+      seqs.push(seq < 0 ? 0 : seq);
+      if (seq >= 0) order.push(i);
+      else if (seq === HEADER_ERASED) erasedCount++;
     }
     orderNewestFirst(order, seqs);
     return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount };
