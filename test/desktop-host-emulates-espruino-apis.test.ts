@@ -141,7 +141,7 @@ describe("Graphics subset", () => {
 
 describe("Flash over a NOR region", () => {
   function setup() {
-    const sim = new NorFlashSim({ size: 8192, sectorSize: 4096 });
+    const sim = new NorFlashSim({ size: 8192, pageSize: 4096 });
     const writes: number[] = [];
     const mod = createFlashModule({ flash: sim, regionAddress: 0x310000, flashAddress: 0, size: 8192 }, realm, () => writes.push(1));
     return { sim, mod, writes };
@@ -206,7 +206,7 @@ describe("pinMode", () => {
   function host() {
     return createEspruinoHost({
       board: { petRegion: { address: 0, size: 8192, pageSize: 4096 }, button: { pin: "D0", activeLow: true } },
-      flash: new NorFlashSim({ size: 8192, sectorSize: 4096 }),
+      flash: new NorFlashSim({ size: 8192, pageSize: 4096 }),
       output: () => undefined,
     });
   }
@@ -250,7 +250,7 @@ describe("the vm context", () => {
   it("offers exactly the firmware's globals, and Date.now is the real clock", () => {
     const host = createEspruinoHost({
       board: { petRegion: { address: 0, size: 8192, pageSize: 4096 }, button: { pin: "D0", activeLow: true }, led: { pin: "D2" } },
-      flash: new NorFlashSim({ size: 8192, sectorSize: 4096 }),
+      flash: new NorFlashSim({ size: 8192, pageSize: 4096 }),
       output: () => undefined,
     });
     const kinds = host.run(
@@ -268,7 +268,7 @@ describe("the vm context", () => {
     const lines: string[] = [];
     const host = createEspruinoHost({
       board: { petRegion: { address: 0, size: 8192, pageSize: 4096 } },
-      flash: new NorFlashSim({ size: 8192, sectorSize: 4096 }),
+      flash: new NorFlashSim({ size: 8192, pageSize: 4096 }),
       output: (l) => lines.push(l),
     });
     host.run("setTimeout(function(){ throw new Error('boom'); }, 1); setTimeout(function(){ print('still here'); }, 5);", "t.js");

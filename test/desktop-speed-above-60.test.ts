@@ -35,7 +35,7 @@ function bootFirmware(speed: number): { host: EspruinoHost; lines: string[] } {
   const lines: string[] = [];
   const host = createEspruinoHost({
     board,
-    flash: new NorFlashSim({ size: 65536, sectorSize: 4096 }),
+    flash: new NorFlashSim({ size: 65536, pageSize: 4096 }),
     speed,
     monotonicMs: () => Date.now(), // the faked clock
     output: (l) => lines.push(l),

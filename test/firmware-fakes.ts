@@ -25,7 +25,7 @@ export function testBoard(extra?: Partial<PetBoard>): PetBoard {
 }
 
 export function newFlash(seed?: number): NorFlashSim {
-  return new NorFlashSim({ size: REGION.size, sectorSize: REGION.pageSize, baseAddress: REGION.address, seed: seed ?? 1 });
+  return new NorFlashSim({ size: REGION.size, pageSize: REGION.pageSize, baseAddress: REGION.address, seed: seed ?? 1 });
 }
 
 /**

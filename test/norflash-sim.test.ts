@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { NorFlashSim, createPrng } from "../src/storage/norFlashSim";
 
 function sim(extra: Partial<ConstructorParameters<typeof NorFlashSim>[0]> = {}): NorFlashSim {
-  return new NorFlashSim({ size: 1024, sectorSize: 256, baseAddress: 0x4000, ...extra });
+  return new NorFlashSim({ size: 1024, pageSize: 256, baseAddress: 0x4000, ...extra });
 }
 
 function ones(bytes: Uint8Array): number {

@@ -40,7 +40,7 @@ export function rotten(payload: Uint8Array): Uint8Array {
 }
 
 export function newRegion(seed = 7): { sim: NorFlashSim; log: SlotLog } {
-  const sim = new NorFlashSim({ size: REGION.size, sectorSize: REGION.sectorSize, seed });
+  const sim = new NorFlashSim({ size: REGION.size, pageSize: REGION.sectorSize, seed });
   // The log writes whatever it is given (validity is the reader's business), so damaged payloads
   // can be committed the way bit rot or a buggy writer would leave them.
   const created = createSlotLog({ flash: sim, ...REGION, isValidPayload: (p) => loadWorld(p, 0).status === "ok" });
@@ -89,14 +89,14 @@ export function rottenNewestImage(): { sim: NorFlashSim; newestGood: Uint8Array 
 
 /** Random bytes everywhere: somebody else's data. */
 export function foreignImage(): NorFlashSim {
-  const sim = new NorFlashSim({ size: REGION.size, sectorSize: REGION.sectorSize, seed: 99 });
+  const sim = new NorFlashSim({ size: REGION.size, pageSize: REGION.sectorSize, seed: 99 });
   sim.fillRandom();
   return sim;
 }
 
 /** A log written with another payload length (64 bytes): valid headers, but not our layout. */
 export function otherLayoutImage(): NorFlashSim {
-  const sim = new NorFlashSim({ size: REGION.size, sectorSize: REGION.sectorSize });
+  const sim = new NorFlashSim({ size: REGION.size, pageSize: REGION.sectorSize });
   const created = createSlotLog({ flash: sim, ...REGION, payloadLength: 64, isValidPayload: () => true });
   if (created.log === null) throw new Error("fixture: " + created.message);
   const p = new Uint8Array(64).fill(0x5a);

@@ -30,7 +30,7 @@ const REGION = esp32.profile.petRegion; // 0x310000, 64 KiB, 4 KiB pages
 
 /** An ESP32's flash window holding a pet log with a few saves. */
 function boardFlash(): NorFlashSim {
-  const sim = new NorFlashSim({ size: REGION.size, sectorSize: REGION.pageSize, baseAddress: REGION.address });
+  const sim = new NorFlashSim({ size: REGION.size, pageSize: REGION.pageSize, baseAddress: REGION.address });
   const log = createSlotLog({ flash: sim, address: REGION.address, size: REGION.size, sectorSize: REGION.pageSize, isValidPayload: (p) => loadWorld(p, 0).status === "ok" }).log!;
   for (let u = 1; u <= 5; u++) log.save(petPayload("Bean", u));
   return sim;

@@ -92,7 +92,7 @@ describe("consecutive cut saves never cost the last committed save", () => {
 /** A flash whose payload-sized writes land wrong: only the first `lands` bytes (0: nothing). */
 function payloadsLandPartly(sim: NorFlashSim, payloadLength: number, lands: number): Flash {
   return {
-    sectorSize: sim.sectorSize,
+    pageSize: sim.pageSize,
     read: (length, address) => sim.read(length, address),
     erasePage: (address) => sim.erasePage(address),
     write: (data, address) => {

@@ -72,7 +72,7 @@ describe("SlotLog over regions it did not write", () => {
     });
 
     it("Storage-like files (" + g.size + " bytes): no-log, then usable", () => {
-      const sim = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, initial: storageLikeImage(g) });
+      const sim = new NorFlashSim({ size: g.size, pageSize: g.sectorSize, baseAddress: g.address, initial: storageLikeImage(g) });
       expectNoPet(openLog(sim, g).load(), "no-log");
       usableAfterwards(sim, g);
     });

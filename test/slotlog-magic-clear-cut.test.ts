@@ -88,7 +88,7 @@ describe("a cut at the magic clearing or in the erase after it", () => {
       const check = (sim: NorFlashSim, l: RegionLayout, what: string) => {
         // the control first, on a copy: the same torn marks under the sector's old header intact, as a
         // torn erase can leave it when the magic was not cleared first
-        const control = new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, initial: sim.image() });
+        const control = new NorFlashSim({ size: g.size, pageSize: g.sectorSize, baseAddress: g.address, initial: sim.image() });
         control.poke(sectorAddress(l, steps.target), encodeHeader(l, 10 + steps.target));
         const c = openLog(control, g).load();
         if (!(c.status === "ok" && c.checks === 1 && sameBytes(c.payload, makePayload(1)))) controlsCostingChecks++;

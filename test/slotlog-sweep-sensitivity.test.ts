@@ -16,7 +16,7 @@ const layout = computeLayout(SMALL).layout!;
 /** A flash that programs a slot's commit mark before its payload: the order SlotLog must not use. */
 function markFirst(sim: NorFlashSim): Flash {
   return {
-    sectorSize: sim.sectorSize,
+    pageSize: sim.pageSize,
     read: (l, a) => sim.read(l, a),
     erasePage: (a) => sim.erasePage(a),
     write: (data, address) => {
@@ -47,7 +47,7 @@ describe("the power-cut sweep detects broken logs", () => {
 
   it("an erase that hits the sector before the one asked for (the newest): lost pets are reported", () => {
     const eraseBehind = (sim: NorFlashSim): Flash => ({
-      sectorSize: sim.sectorSize,
+      pageSize: sim.pageSize,
       read: (l, a) => sim.read(l, a),
       write: (d, a) => sim.write(d, a),
       erasePage: (a) => sim.erasePage(a === SMALL.address ? SMALL.address + SMALL.size - SMALL.sectorSize : a - SMALL.sectorSize),

@@ -112,7 +112,7 @@ describe("strengthening on the first save after a boot", () => {
     sim.poke(sectorAddress(l, 1), encodeHeader(l, 2));
     // a flash on which that header write leaves a bit reading differently (a weak cell)
     const weakHeader: Flash = {
-      sectorSize: sim.sectorSize,
+      pageSize: sim.pageSize,
       read: (n, a) => sim.read(n, a),
       erasePage: (a) => sim.erasePage(a),
       write: (d, a) => {

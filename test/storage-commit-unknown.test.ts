@@ -18,7 +18,7 @@ import { PAIR, SMALL, Geometry, crcValid, makePayload, newSim, sameBytes } from 
 function landsThenFails(sim: NorFlashSim, how: "status" | "throw"): { flash: Flash; arm: (nth: number) => void } {
   let left = -1;
   const flash: Flash = {
-    sectorSize: sim.sectorSize,
+    pageSize: sim.pageSize,
     read: (n, a) => sim.read(n, a),
     erasePage: (a) => sim.erasePage(a),
     write: (d, a): FlashStatus => {

@@ -83,7 +83,7 @@ export function cutStorm(o: StormOptions): StormReport {
   const l = computeLayout(g).layout!;
   const report: StormReport = { reboots: 0, committed: 0, longestUncommittedRun: 0, erases: 0, worstChecks: 0, worstBootBytes: 0, problems: [] };
   const simOf = (initial: Uint8Array | undefined, seed: number, trace: boolean) =>
-    new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, strict: true, wordPadded: o.wordPadded === true, initial, seed, trace });
+    new NorFlashSim({ size: g.size, pageSize: g.sectorSize, baseAddress: g.address, strict: true, wordPadded: o.wordPadded === true, initial, seed, trace });
   const sim = simOf(undefined, o.seed, false);
   const first = o.firstId ?? 500000;
   let last: Uint8Array | null = null;

@@ -69,7 +69,7 @@ function logOver(sim: NorFlashSim, g: Geometry, initialSequence?: number): SlotL
 function simFor(g: Geometry, seed: number, initial?: Uint8Array): NorFlashSim {
   return new NorFlashSim({
     size: g.size,
-    sectorSize: g.sectorSize,
+    pageSize: g.sectorSize,
     baseAddress: g.address,
     initial,
     seed,
@@ -79,7 +79,7 @@ function simFor(g: Geometry, seed: number, initial?: Uint8Array): NorFlashSim {
 }
 
 function cloneSim(sim: NorFlashSim, seed: number): NorFlashSim {
-  return simFor({ size: sim.size, sectorSize: sim.sectorSize, address: sim.baseAddress }, seed, sim.image());
+  return simFor({ size: sim.size, sectorSize: sim.pageSize, address: sim.baseAddress }, seed, sim.image());
 }
 
 /** Boots a fresh SlotLog and checks the result against the two acceptable payloads. */

@@ -48,7 +48,7 @@ export const TINY: Geometry = { address: 0, size: 1536, sectorSize: 512 };
 export const ESP32: Geometry = { address: 0x310000, size: 65536, sectorSize: 4096 };
 
 export function newSim(g: Geometry, extra: { strict?: boolean; seed?: number; trace?: boolean; wordPadded?: boolean } = {}): NorFlashSim {
-  return new NorFlashSim({ size: g.size, sectorSize: g.sectorSize, baseAddress: g.address, ...extra });
+  return new NorFlashSim({ size: g.size, pageSize: g.sectorSize, baseAddress: g.address, ...extra });
 }
 
 export function openLog(sim: NorFlashSim, g: Geometry, extra: { initialSequence?: number; maxBootChecks?: number } = {}): SlotLog {

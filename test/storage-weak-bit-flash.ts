@@ -23,13 +23,13 @@ export function weakBitFlash(sim: NorFlashSim): WeakBitFlash {
   /** address -> the value the cell held before its weak write */
   const weak: { [address: string]: number } = {};
   const flash: Flash = {
-    sectorSize: sim.sectorSize,
+    pageSize: sim.pageSize,
     read: (n, a) => sim.read(n, a),
     erasePage: (a) => {
       const s = sim.erasePage(a);
       if (s === "ok") {
-        const page = a - ((a - sim.baseAddress) % sim.sectorSize);
-        for (const k of Object.keys(weak)) if (+k >= page && +k < page + sim.sectorSize) delete weak[k];
+        const page = a - ((a - sim.baseAddress) % sim.pageSize);
+        for (const k of Object.keys(weak)) if (+k >= page && +k < page + sim.pageSize) delete weak[k];
       }
       return s;
     },

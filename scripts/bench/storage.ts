@@ -24,7 +24,7 @@ function newLog(sim: NorFlashSim): SlotLog {
 }
 
 function bootFigures(saves: number): { bytesRead: number; checks: number; reads: number } {
-  const sim = new NorFlashSim({ size: REGION.size, sectorSize: REGION.sectorSize, baseAddress: REGION.address });
+  const sim = new NorFlashSim({ size: REGION.size, pageSize: REGION.sectorSize, baseAddress: REGION.address });
   const log = newLog(sim);
   for (let i = 0; i < saves; i++) log.save(makePayload(i));
   sim.resetStats();
@@ -38,14 +38,14 @@ export async function run(): Promise<Record<string, unknown>> {
 
   // Wear: a long run of clean saves.
   const saves = 50 * perRegion;
-  const sim = new NorFlashSim({ size: REGION.size, sectorSize: REGION.sectorSize, baseAddress: REGION.address, strict: true });
+  const sim = new NorFlashSim({ size: REGION.size, pageSize: REGION.sectorSize, baseAddress: REGION.address, strict: true });
   const log = newLog(sim);
   for (let i = 0; i < saves; i++) log.save(makePayload(i));
   const counts = sim.eraseCounts();
   const erases = counts.reduce((a, b) => a + b, 0);
 
   // The same run with writes widened to whole words as Espruino's Flash.write does on the device.
-  const padded = new NorFlashSim({ size: REGION.size, sectorSize: REGION.sectorSize, baseAddress: REGION.address, strict: true, wordPadded: true });
+  const padded = new NorFlashSim({ size: REGION.size, pageSize: REGION.sectorSize, baseAddress: REGION.address, strict: true, wordPadded: true });
   const paddedLog = newLog(padded);
   for (let i = 0; i < saves; i++) paddedLog.save(makePayload(i));
 

@@ -31,7 +31,7 @@ export function flashFromEspruino(mod: EspruinoFlashModule, pageSize: number, re
   const lo = region === undefined ? 0 : region.address;
   const hi = region === undefined ? 2147483648 : Math.min(region.address + region.size, 2147483648);
   return {
-    sectorSize: pageSize,
+    pageSize: pageSize,
     read: function (length: number, address: number): FlashRead {
       if (!(address >= lo && length >= 0 && address + length <= hi)) return { status: "out-of-range", bytes: null };
       try {

@@ -44,8 +44,11 @@ export interface FlashRead {
 
 /** A NOR flash device (or a window of one) addressed by absolute addresses. */
 export interface Flash {
-  /** Erase granularity in bytes: erasePage(addr) erases the aligned page of this size holding addr. */
-  readonly sectorSize: number;
+  /**
+   * Erase granularity in bytes: erasePage(addr) erases the aligned page of this size holding addr.
+   * (A page of the flash; the slot log's sectors, in RegionParams.sectorSize, are one or more pages.)
+   */
+  readonly pageSize: number;
   read(length: number, address: number): FlashRead;
   /** Programs `data` at `address` (result is old AND new). Any address and length. */
   write(data: Uint8Array, address: number): FlashStatus;

@@ -77,10 +77,10 @@ export interface TraceEntry {
 }
 
 export interface NorFlashSimOptions {
-  /** Bytes of flash simulated, a multiple of sectorSize. */
+  /** Bytes of flash simulated, a multiple of pageSize. */
   size: number;
   /** Erase page size. */
-  sectorSize: number;
+  pageSize: number;
   /** Absolute address of the first simulated byte (e.g. 0x310000). Default 0. */
   baseAddress?: number;
   /** Refuse writes whose result would differ from the data written (see the file comment). */
@@ -133,7 +133,7 @@ function emptyStats(): NorFlashStats {
 }
 
 export class NorFlashSim implements Flash {
-  readonly sectorSize: number;
+  readonly pageSize: number;
   readonly baseAddress: number;
   readonly size: number;
   readonly strict: boolean;
@@ -150,10 +150,10 @@ export class NorFlashSim implements Flash {
   private rules: { rule: FailureRule; seen: number; failed: number }[] = [];
 
   constructor(o: NorFlashSimOptions) {
-    if (!(o.sectorSize > 0) || !(o.size > 0) || o.size % o.sectorSize !== 0) {
-      throw new Error("NorFlashSim: size must be a positive multiple of sectorSize");
+    if (!(o.pageSize > 0) || !(o.size > 0) || o.size % o.pageSize !== 0) {
+      throw new Error("NorFlashSim: size must be a positive multiple of pageSize");
     }
-    this.sectorSize = o.sectorSize;
+    this.pageSize = o.pageSize;
     this.size = o.size;
     this.baseAddress = o.baseAddress === undefined ? 0 : o.baseAddress;
     this.strict = o.strict === true;
@@ -165,7 +165,7 @@ export class NorFlashSim implements Flash {
       this.cells.set(o.initial);
     }
     this.eraseCounters = [];
-    for (let i = 0; i < o.size / o.sectorSize; i++) this.eraseCounters.push(0);
+    for (let i = 0; i < o.size / o.pageSize; i++) this.eraseCounters.push(0);
     this.rand = createPrng(o.seed === undefined ? 1 : o.seed);
     this.tracing = o.trace === true;
     this.onChange = o.onChange === undefined ? null : o.onChange;
@@ -346,25 +346,25 @@ export class NorFlashSim implements Flash {
 
   erasePage(address: number): FlashStatus {
     if (this.lost) {
-      this.record("erase", address, this.sectorSize, "power-lost", false);
+      this.record("erase", address, this.pageSize, "power-lost", false);
       return "power-lost";
     }
     if (!this.inRange(address, 1)) {
-      this.record("erase", address, this.sectorSize, "out-of-range", false);
+      this.record("erase", address, this.pageSize, "out-of-range", false);
       return "out-of-range";
     }
     const f = this.failureFor("erase");
     if (f === "throw") throw new Error("NorFlashSim: injected erase failure");
     this.stats.mutations++;
     this.stats.erases++;
-    const page = Math.floor((address - this.baseAddress) / this.sectorSize);
-    const start = page * this.sectorSize;
+    const page = Math.floor((address - this.baseAddress) / this.pageSize);
+    const start = page * this.pageSize;
     if (f === "status") {
-      this.record("erase", address, this.sectorSize, "erase-failed", false);
+      this.record("erase", address, this.pageSize, "erase-failed", false);
       return "erase-failed";
     }
     if (f === "silent") {
-      this.record("erase", address, this.sectorSize, "ok", false);
+      this.record("erase", address, this.pageSize, "ok", false);
       return "ok";
     }
     // A torn erase still wears the page.
@@ -372,12 +372,12 @@ export class NorFlashSim implements Flash {
     if (this.tearsNow()) {
       this.tearErase(start, this.plan === null || this.plan.eraseTear === undefined ? "words" : this.plan.eraseTear);
       this.lost = true;
-      this.record("erase", address, this.sectorSize, "power-lost", true);
+      this.record("erase", address, this.pageSize, "power-lost", true);
       return "power-lost";
     }
-    this.cells.fill(0xff, start, start + this.sectorSize);
-    this.changed(start, this.sectorSize);
-    this.record("erase", address, this.sectorSize, "ok", false);
+    this.cells.fill(0xff, start, start + this.pageSize);
+    this.changed(start, this.pageSize);
+    this.record("erase", address, this.pageSize, "ok", false);
     return "ok";
   }
 
@@ -408,7 +408,7 @@ export class NorFlashSim implements Flash {
   }
 
   private tearErase(start: number, mode: EraseTear): void {
-    const end = start + this.sectorSize;
+    const end = start + this.pageSize;
     if (mode === "none") return;
     if (mode === "random") {
       for (let i = start; i < end; i++) this.cells[i] = this.rand() & 0xff;
@@ -419,13 +419,13 @@ export class NorFlashSim implements Flash {
         else if (r === 2) for (let i = w; i < w + 4; i++) this.cells[i] = this.rand() & 0xff;
       }
     } else {
-      const words = this.sectorSize / 4;
+      const words = this.pageSize / 4;
       const prefix = mode === "prefix" ? this.rand() % (words + 1) : 0;
       for (let w = 0; w < words; w++) {
         const erase = mode === "prefix" ? w < prefix : (this.rand() & 1) === 1;
         if (erase) this.cells.fill(0xff, start + w * 4, start + w * 4 + 4);
       }
     }
-    this.changed(start, this.sectorSize);
+    this.changed(start, this.pageSize);
   }
 }

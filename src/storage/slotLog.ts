@@ -190,7 +190,7 @@ export class SlotLog {
   constructor(layout: RegionLayout, config: SlotLogConfig) {
     this.layout = layout;
     this.flash_ = config.flash;
-    this.pageSize_ = config.flash.sectorSize;
+    this.pageSize_ = config.flash.pageSize;
     this.isValidPayload_ = config.isValidPayload;
     this.maxBootChecks_ = config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks;
     this.initialSequence_ = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
@@ -654,7 +654,7 @@ export function createSlotLog(config: SlotLogConfig): CreateResult {
   if (config.maxBootChecks !== undefined && !(config.maxBootChecks >= 1)) {
     return { status: "bad-config", log: null, message: "maxBootChecks must be at least 1" };
   }
-  const r = computeLayout(config, config.flash.sectorSize);
+  const r = computeLayout(config, config.flash.pageSize);
   if (r.status !== "ok" || r.layout === null) return { status: "bad-config", log: null, message: r.message };
   return { status: "ok", log: new SlotLog(r.layout, config), message: "ok" };
 }

@@ -45,7 +45,7 @@ function toBytes(data: unknown): Uint8Array {
 }
 
 export function createFlashModule(w: FlashWindow, realm: Realm, onWrite?: () => void): EspruinoFlashModule {
-  const sectorSize = w.flash.sectorSize;
+  const sectorSize = w.flash.pageSize;
 
   function map(addr: number, length: number, what: string): number {
     const a = Number(addr);

@@ -43,7 +43,7 @@ export function readRegion(bytes: Uint8Array, board: RegionBoard): RegionContent
   const params = { address: 0, size: r.size, sectorSize: r.pageSize };
   const computed = computeLayout(params, r.pageSize);
   if (computed.layout === null) throw new RegionBoardError("board " + board.file + ": " + computed.message);
-  const flash = new NorFlashSim({ size: r.size, sectorSize: r.pageSize, initial: bytes });
+  const flash = new NorFlashSim({ size: r.size, pageSize: r.pageSize, initial: bytes });
   const created = createSlotLog({ ...params, flash, isValidPayload: isLoadablePayload });
   if (created.log === null) throw new RegionBoardError("board " + board.file + ": " + created.message);
   const current = created.log.load();

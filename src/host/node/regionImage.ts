@@ -106,7 +106,7 @@ export function openRegionImage(o: RegionImageOptions): OpenRegionImageResult {
   const durable = o.durable === true;
   const sim = new NorFlashSim({
     size: o.size,
-    sectorSize: o.pageSize,
+    pageSize: o.pageSize,
     baseAddress: o.address,
     initial,
     onChange: (offset: number, cells: Uint8Array) => {
@@ -127,7 +127,7 @@ export function openRegionImage(o: RegionImageOptions): OpenRegionImageResult {
 
   // Once the file cannot follow the cells, memory and file disagree: stop, and say so in every status.
   const flash: Flash = {
-    sectorSize: o.pageSize,
+    pageSize: o.pageSize,
     read(length: number, address: number): FlashRead {
       if (fileError !== null || !open) return { status: "read-failed", bytes: null };
       return sim.read(length, address);

@@ -50,7 +50,7 @@ export async function openPersistentFlash(
 
   flash = new NorFlashSim({
     size: region.size,
-    sectorSize: region.pageSize,
+    pageSize: region.pageSize,
     initial: usable ? (stored as Uint8Array) : undefined,
     wordPadded: true,
     onChange: schedule,

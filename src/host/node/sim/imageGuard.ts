@@ -44,7 +44,7 @@ export function checkRegionImage(path: string, region: GuardRegion): ImageCheck 
   const bytes = new Uint8Array(fs.readFileSync(path));
   const computed = computeLayout({ address: 0, size: region.size, sectorSize: region.pageSize }, region.pageSize);
   if (computed.layout === null) throw new Error("board region: " + computed.message);
-  const flash = new NorFlashSim({ size: region.size, sectorSize: region.pageSize, initial: bytes });
+  const flash = new NorFlashSim({ size: region.size, pageSize: region.pageSize, initial: bytes });
   const scan = scanRegion(flash, computed.layout, isLoadablePayload);
   let logSectors = 0;
   let otherSectors = 0;
