@@ -96,9 +96,7 @@ export function createPetConsole(s: RunningPet): PetConsole {
     status: function () {
       try {
         const world = s.currentWorld_();
-        const json = payloadJson(world, s.currentSavedAt_());
-        json.name = nameText(s, world.name);
-        return json;
+        return payloadJson(world, s.currentSavedAt_(), nameText(s, world.name));
       } catch (e) {
         s.print_("pet.status failed: " + errorText(e));
         return null;

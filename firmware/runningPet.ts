@@ -29,7 +29,7 @@ import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
 import { openPetStore, type PetStore } from "./store";
 import type { PetDisplay } from "./display";
-import { lateAbsenceMs, MAX_TICK_DELTA_MS, wallClockMs } from "./clock";
+import { lateAbsenceMs, MAX_TICK_DELTA_MS, WALL_CLOCK_MAX_MS, WALL_CLOCK_MIN_MS, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveState } from "./savePolicy";
 import { errorText, statusLine } from "./report";
 
@@ -183,7 +183,9 @@ export class RunningPet {
 
   /** The wall clock in ms, or 0 while it is not plausible (see clock.ts). */
   wallNow_(): number {
-    return wallClockMs(this.env_.dateNow());
+    // clock.ts wallClockMs, written out: every save and export reads the clock.
+    const ms = this.env_.dateNow();
+    return typeof ms === "number" && ms >= WALL_CLOCK_MIN_MS && ms < WALL_CLOCK_MAX_MS ? Math.floor(ms) : 0;
   }
 
   // ---- Boot -----------------------------------------------------------------------------------

@@ -37,8 +37,10 @@ export function createWorld(name: Uint8Array): World | null {
  *
  * Every save runs this, so the checks are written for the interpreter, where each operation costs
  * as much as a function call does in Node: `x >>> 0 === x` holds exactly for the whole numbers
- * 0 .. 2^32 - 1 (a fraction, NaN, a negative or a larger number comes back different, and the
- * typeof guard keeps strings, booleans and BigInts out before the shift).
+ * 0 .. 2^32 - 1 (a string, a boolean, a fraction, NaN, a negative or a larger number comes back
+ * different, strictly). For the u64 halves a BigInt or a Symbol, which `>>>` refuses with a throw,
+ * is caught and judged the same way; the activity and the expression keep a typeof guard because
+ * their refusals have statuses of their own.
  */
 export function validateWorld(world: World): WorldStatus {
   if (typeof world !== "object" || world === null) return "invalid-world";
@@ -53,22 +55,22 @@ export function validateWorld(world: World): WorldStatus {
   const n = world.updateCount;
   const as = world.activitySince;
   const es = world.expressionSince;
-  if (
-    !c || !n || !as || !es || // null or undefined; any other non-object has no numeric halves below
-    typeof c.hi + typeof c.lo + typeof n.hi + typeof n.lo + typeof as.hi + typeof as.lo + typeof es.hi + typeof es.lo !== ALL_NUMBERS ||
-    c.hi >>> 0 !== c.hi || c.lo >>> 0 !== c.lo || n.hi >>> 0 !== n.hi || n.lo >>> 0 !== n.lo ||
-    as.hi >>> 0 !== as.hi || as.lo >>> 0 !== as.lo || es.hi >>> 0 !== es.hi || es.lo >>> 0 !== es.lo
-  ) {
-    return "invalid-world";
+  if (!c || !n || !as || !es) return "invalid-world"; // any other non-object has no numeric halves
+  try {
+    if (
+      c.hi >>> 0 !== c.hi || c.lo >>> 0 !== c.lo || n.hi >>> 0 !== n.hi || n.lo >>> 0 !== n.lo ||
+      as.hi >>> 0 !== as.hi || as.lo >>> 0 !== as.lo || es.hi >>> 0 !== es.hi || es.lo >>> 0 !== es.lo
+    ) {
+      return "invalid-world";
+    }
+  } catch (err) {
+    return "invalid-world"; // a half `>>>` cannot convert (a BigInt, a Symbol)
   }
   // A since stamp after the clock (compared as hi, then lo).
   if (as.hi > c.hi || (as.hi === c.hi && as.lo > c.lo)) return "invalid-world";
   if (es.hi > c.hi || (es.hi === c.hi && es.lo > c.lo)) return "invalid-world";
   return "ok";
 }
-
-/** The eight halves' typeofs joined when every one is a number: one comparison instead of eight. */
-const ALL_NUMBERS = "numbernumbernumbernumbernumbernumbernumbernumber";
 
 /** Copies every field of `src` into `dst` (the name bytes are copied, not shared). */
 export function copyWorld(dst: World, src: World): World {

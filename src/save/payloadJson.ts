@@ -62,9 +62,10 @@ export function expressionName(expression: number): string {
 
 /**
  * The JSON object for `world`, whose save carries the stamp `savedAt`. `name` is the UTF-8 reading of
- * the bytes (bad sequences become U+FFFD, as in TextDecoder); `nameHex` is exact.
+ * the bytes (bad sequences become U+FFFD, as in TextDecoder), or `nameText` when the caller has read
+ * them already (the firmware reads them with the interpreter's own UTF-8 support); `nameHex` is exact.
  */
-export function payloadJson(world: World, savedAt: U64): PayloadJson {
+export function payloadJson(world: World, savedAt: U64, nameText?: string): PayloadJson {
   return {
     formatVersion: FORMAT_VERSION,
     elapsedMs: u64ToDecimal(world.elapsed),
@@ -76,7 +77,7 @@ export function payloadJson(world: World, savedAt: U64): PayloadJson {
     expressionName: expressionName(world.expression),
     activitySinceMs: u64ToDecimal(world.activitySince),
     expressionSinceMs: u64ToDecimal(world.expressionSince),
-    name: utf8Decode(world.name),
+    name: nameText === undefined ? utf8Decode(world.name) : nameText,
     nameHex: bytesToHex(world.name),
   };
 }
