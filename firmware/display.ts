@@ -8,7 +8,7 @@ import type { World } from "../src/core/types";
 import { createSsd1306 } from "../src/platform/ssd1306";
 import type { PetBoard } from "./board";
 import type { PetEnv } from "../src/platform/env";
-import { drawPet } from "./face";
+import { changedRows, drawPet, type PictureChange } from "./face";
 import { errorText } from "./report";
 import { activityName } from "../src/save/payloadJson";
 
@@ -17,7 +17,11 @@ const DEFAULT_I2C_BITRATE = 400000;
 
 export interface PetDisplay {
   /** Draws `world` and sends it; false (after printing why) when the panel failed. */
-  show(world: World): boolean;
+  /**
+   * Draws `world` and sends it: all of it, or with `change` only the pages under the parts that
+   * changed (face.ts changedRows). False (after printing why) when the panel failed.
+   */
+  show(world: World, change?: PictureChange): boolean;
 }
 
 /** The display for the board, or null when it has none, the env cannot drive one, or setup failed. */
@@ -38,10 +42,12 @@ export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string
     const panel = createSsd1306(i2c, d.address, d.width, d.height);
     const g = env.createGraphics(d.width, d.height);
     return {
-      show: function (world: World): boolean {
+      show: function (world: World, change?: PictureChange): boolean {
         try {
           drawPet(g, nameForDisplay(world.name), world.expression, activityName(world.activity));
-          panel.flush(g.buffer);
+          const rows = change === undefined ? null : changedRows(change, d.height);
+          if (rows === null) panel.flush(g.buffer);
+          else panel.flush(g.buffer, (rows[0] as number) >> 3, (rows[1] as number) >> 3);
           return true;
         } catch (e) {
           print("display failed: " + errorText(e) + "; status lines from now on");

@@ -72,3 +72,42 @@ export function drawPet(g: GraphicsLike, name: string, expression: number, activ
   drawFace(g, expression, g.getWidth() >> 1, h >> 1);
   centredString(g, activityName, h - 6);
 }
+
+/** Which parts of the picture changed since it was last sent. */
+export interface PictureChange {
+  name: boolean;
+  expression: boolean;
+  activity: boolean;
+}
+
+/** Rows of the default font: a text line covers its y and the five rows below. */
+const FONT_ROWS = 6;
+
+/**
+ * The rows drawPet may set for the parts in `change`, on a panel `height` rows tall: [first, last],
+ * inclusive and clipped to the panel, or null when nothing changed. The name is the text line at
+ * the top, the face everything from the sleepy "Z" 27 rows above the centre down to the bottom of the
+ * circle 22 rows below it, the activity the text line at the bottom. The other rows are the same in
+ * the old and the new picture, so only the pages (8-row bands) under these need sending:
+ * test/firmware-display-pages.test.ts draws every pair of pictures and holds the bands to it.
+ */
+export function changedRows(change: PictureChange, height: number): number[] | null {
+  const cy = height >> 1;
+  let first = height;
+  let last = -1;
+  if (change.name) {
+    first = 0;
+    last = FONT_ROWS - 1;
+  }
+  if (change.expression) {
+    first = Math.min(first, cy - 27);
+    last = Math.max(last, cy + 22);
+  }
+  if (change.activity) {
+    first = Math.min(first, height - FONT_ROWS);
+    last = height - 1;
+  }
+  first = Math.max(first, 0);
+  last = Math.min(last, height - 1);
+  return last < first ? null : [first, last];
+}

@@ -29,6 +29,7 @@ import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
 import { openPetStore, type PetStore } from "./store";
 import type { PetDisplay } from "./display";
+import type { PictureChange } from "./face";
 import { lateAbsenceMs, MAX_TICK_DELTA_MS, WALL_CLOCK_MAX_MS, WALL_CLOCK_MIN_MS, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveState } from "./savePolicy";
 import { errorText, statusLine } from "./report";
@@ -511,17 +512,23 @@ export class RunningPet {
 
   // ---- Showing ----------------------------------------------------------------------------------
 
-  /** Notes what is on show now; true when it differs from what was shown (no strings built per tick). */
-  private noteShown_(): boolean {
+  /**
+   * Notes what is on show now; answers which parts differ from what was shown, or null when none
+   * does (no strings are built per tick; the name's text only when the name changed).
+   */
+  private noteShown_(): PictureChange | null {
     const w = this.world_;
-    if (w.activity === this.shownActivity_ && w.expression === this.shownExpression_ && w.name === this.shownName_) return false;
+    const activity = w.activity !== this.shownActivity_;
+    const expression = w.expression !== this.shownExpression_;
+    const name = w.name !== this.shownName_;
+    if (!activity && !expression && !name) return null;
     this.shownActivity_ = w.activity;
     this.shownExpression_ = w.expression;
-    if (w.name !== this.shownName_) {
+    if (name) {
       this.shownName_ = w.name;
       this.shownNameText_ = nameForDisplay(w.name);
     }
-    return true;
+    return { name: name, expression: expression, activity: activity };
   }
 
   /**
@@ -532,10 +539,11 @@ export class RunningPet {
   private refresh_(note: string): void {
     const changed = this.noteShown_();
     if (this.display_ !== null) {
-      if (changed && !this.display_.show(this.world_)) this.display_ = null; // it printed why; lines from now on
+      // Only the pages under the parts that changed go to the panel (face.ts changedRows).
+      if (changed !== null && !this.display_.show(this.world_, changed)) this.display_ = null; // it printed why; lines from now on
       if (note !== "" && note !== "saved") this.print_(statusLine(this.world_, note, this.shownNameText_));
       return;
     }
-    if (changed || note !== "") this.print_(statusLine(this.world_, note, this.shownNameText_));
+    if (changed !== null || note !== "") this.print_(statusLine(this.world_, note, this.shownNameText_));
   }
 }

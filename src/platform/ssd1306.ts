@@ -9,7 +9,6 @@
  * pages that changed, see createSsd1306).
  */
 import type { I2CBus } from "./env";
-import { bytesEqual } from "../core/bytes";
 
 const CONTROL_COMMANDS = 0x00;
 const CONTROL_DATA = 0x40;
@@ -40,57 +39,39 @@ export function ssd1306InitCommands(height: number): number[] {
 
 export interface Ssd1306 {
   /**
-   * Brings the panel up to date with the 1-bit vertical_byte buffer (width * height / 8 bytes):
-   * sends only the pages (8-row bands) that differ from what was sent last, all of them the first
-   * time. Returns the number of display RAM bytes sent (0 when nothing changed).
+   * Sends pages `firstPage` .. `lastPage` (8-row bands, inclusive; default all) of the 1-bit
+   * vertical_byte buffer (width * height / 8 bytes) as one window. Returns the bytes of display RAM
+   * sent.
    */
-  flush(buffer: ArrayBuffer): number;
+  flush(buffer: ArrayBuffer, firstPage?: number, lastPage?: number): number;
 }
 
 /**
  * Initialises the panel at `address` (usually 0x3C) and returns its flush function.
  *
- * Why pages: at 400 kHz a whole 1 KiB frame keeps the I2C bus (and the interpreter, which waits for
- * it) busy for about 25 ms, and a new face usually touches only some of the eight pages (the name
- * band and the activity band stay as they were). The SSD1306's column and page address commands
- * (0x21, 0x22) set a window, and in horizontal addressing mode the data that follows fills exactly
- * that window, so each run of changed pages is one window and its bytes. The comparison is
- * bytesEqual per page, native on Espruino.
+ * Why a page range: at 400 kHz a whole 1 KiB frame keeps the I2C bus (and the interpreter, which
+ * waits for it) busy for about 25 ms, and a change usually touches only some of the eight pages (a
+ * new activity only the bottom line). The SSD1306's column and page address commands (0x21, 0x22)
+ * set a window, and in horizontal addressing mode the data that follows fills exactly that window.
+ * Which pages changed is the caller's to say (firmware/face.ts changedRows knows where each part
+ * of the picture is drawn): finding out by comparing the frames costs more inside the interpreter
+ * than the bus time it saves.
  */
 export function createSsd1306(i2c: I2CBus, address: number, width: number, height: number): Ssd1306 {
   i2c.writeTo(address, CONTROL_COMMANDS, ssd1306InitCommands(height));
   const pages = height / 8;
-  /** What the panel's RAM holds, as far as we sent it; null until the first flush. */
-  let shown: Uint8Array | null = null;
 
-  function sendPages(bytes: Uint8Array, first: number, last: number): void {
+  function flush(buffer: ArrayBuffer, firstPage?: number, lastPage?: number): number {
+    const bytes = new Uint8Array(buffer);
+    const first = firstPage === undefined || firstPage < 0 ? 0 : firstPage;
+    const last = lastPage === undefined || lastPage >= pages ? pages - 1 : lastPage;
+    if (last < first) return 0;
     i2c.writeTo(address, CONTROL_COMMANDS, [0x21, 0, width - 1, 0x22, first, last]);
     const end = (last + 1) * width;
     for (let i = first * width; i < end; i += DATA_CHUNK) {
       i2c.writeTo(address, CONTROL_DATA, bytes.subarray(i, Math.min(i + DATA_CHUNK, end)));
     }
-  }
-
-  function flush(buffer: ArrayBuffer): number {
-    const bytes = new Uint8Array(buffer);
-    const before = shown;
-    let sent = 0;
-    let runStart = -1;
-    for (let page = 0; page <= pages; page++) {
-      const changed =
-        page < pages &&
-        (before === null || !bytesEqual(bytes.subarray(page * width, (page + 1) * width), before.subarray(page * width, (page + 1) * width)));
-      if (changed && runStart < 0) runStart = page;
-      if (!changed && runStart >= 0) {
-        sendPages(bytes, runStart, page - 1);
-        sent += (page - runStart) * width;
-        runStart = -1;
-      }
-    }
-    // Only after every transfer went out: a throw above leaves the next flush sending all of it.
-    if (before === null) shown = new Uint8Array(bytes);
-    else before.set(bytes);
-    return sent;
+    return end - first * width;
   }
 
   return { flush: flush };
