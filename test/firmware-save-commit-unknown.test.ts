@@ -1,6 +1,6 @@
 /**
  * A save the storage answers with "commit-unknown" (the commit mark was written but its read-back
- * failed twice, src/storage/slotWrite.ts) may or may not be what the next boot returns. The firmware
+ * failed twice, commit_ in src/storage/slotLog.ts) may or may not be what the next boot returns. The firmware
  * must not leave it at that: it retries the save without the owner doing anything, and the save
  * that then succeeds is the newest one, so a boot brings back the live pet.
  */

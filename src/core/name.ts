@@ -103,7 +103,7 @@ export function utf8Decode(bytes: Uint8Array): string {
 /**
  * The name's bytes for a string, or null when the string does not make a valid name. `encode` turns
  * the string into UTF-8 (default utf8Encode); the firmware passes Espruino's E.toUint8Array, because
- * on a build without Unicode strings a typed string already holds UTF-8 bytes (see firmware/env.ts).
+ * on a build without Unicode strings a typed string already holds UTF-8 bytes (see src/platform/env.ts).
  */
 export function nameFromString(s: string, encode?: (s: string) => Uint8Array): Uint8Array | null {
   if (typeof s !== "string") return null;

@@ -1,6 +1,6 @@
 /**
  * THE one module that reads Espruino's globals. Everything else in the firmware gets these
- * capabilities through the PetEnv object built here (firmware/env.ts), which keeps the list of
+ * capabilities through the PetEnv object built here (src/platform/env.ts), which keeps the list of
  * interpreter APIs the pet depends on short, visible and emulatable. The complete list:
  *
  *   require("Flash")            read(length, addr), write(data, addr), erasePage(addr)
