@@ -340,7 +340,8 @@ export class RunningPet {
     const now = this.env_.getTime();
     if (this.owedAbsenceSince_ !== 0 || this.pausedReason_ !== "" || saves.requested !== null || saves.lastAttemptFailed) return false;
     if (!(now > this.lastTime_) || w !== this.quietWorld_ || w.activitySince !== this.quietActivitySince_ || w.expressionSince !== this.quietExpressionSince_) return false;
-    const delta = Math.min(Math.round((now - this.lastTime_) * 1000), MAX_TICK_DELTA_MS);
+    const ms = (now - this.lastTime_) * 1000;
+    const delta = ms < MAX_TICK_DELTA_MS ? Math.round(ms) : MAX_TICK_DELTA_MS; // advance_'s clamp
     const e = w.elapsed;
     const c = w.updateCount;
     const lo = e.lo + delta;
