@@ -5,8 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { crc32 as zlibCrc32 } from "node:zlib";
-import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, testBoard, plainSlotLog } from "./firmware-fakes";
+import { bootPet, newFlash, plainSlotLog } from "./firmware-fakes";
 import { bytesToHex } from "../src/core/hex";
 import { saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
@@ -39,8 +38,7 @@ afterEach(() => {
 
 function regionWithSave(): NorFlashSim {
   const sim = newFlash();
-  const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: SAVED_AT });
-  const app = startPet(testBoard(), env);
+  const { app } = bootPet({ sim, wallClockMs: SAVED_AT });
   expect(app.pet.rename("Once")).toBe("ok");
   app.stop();
   return sim;
@@ -51,8 +49,7 @@ describe("boot", () => {
     it("decodes the restored save once (wall clock " + (wall === 0 ? "unknown" : "known") + ")", () => {
       const sim = regionWithSave();
       const crc = countCrc();
-      const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: wall });
-      startPet(testBoard(), env);
+      const env = bootPet({ sim, wallClockMs: wall }).env;
       expect(env.lines[0]).toMatch(wall === 0 ? /^restored Once, updates 0$/ : /^restored Once, updates 0, away 3600 s$/);
       expect(crc.calls).toBe(1);
     });
@@ -69,16 +66,14 @@ describe("boot", () => {
     const crc = zlibCrc32(odd.subarray(0, 80)) >>> 0;
     for (let i = 0; i < 4; i++) odd[80 + i] = (crc >>> (8 * i)) & 0xff;
     expect(log.save(odd).status).toBe("ok");
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: SAVED_AT + 60000 });
-    startPet(testBoard(), env);
+    const env = bootPet({ sim, wallClockMs: SAVED_AT + 60000 }).env;
     expect(env.lines).toEqual(["restored Old, updates 0, away 60 s (passed over 1 newer unreadable save)"]);
   });
 });
 
 describe("the loop", () => {
   it("builds no hex string per tick to notice a change", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet();
     const spy = vi.mocked(bytesToHex);
     spy.mockClear();
     env.advance(120000);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, REGION, testBoard } from "./firmware-fakes";
+import { bootPet, fakeEnv, newFlash, rawFlashOver, REGION, testBoard } from "./firmware-fakes";
 import { nameFromString } from "../src/core/name";
 import { createWorld } from "../src/core/world";
 import { saveWorld } from "../src/save/codec";
@@ -14,31 +14,26 @@ const JUNE_2026 = Date.UTC(2026, 5, 1);
 describe("boot on an empty region", () => {
   it("hatches Pip, prints one line saying why, and saves the new pet", () => {
     const sim = newFlash();
-    const env = fakeEnv({ flash: rawFlashOver(sim) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim });
     expect(env.lines).toEqual(["no save found: region empty, hatched Pip"]);
     expect(app.bootLine).toBe(env.lines[0]);
     expect(app.pet.status()?.name).toBe("Pip");
     expect(sim.stats.writes).toBeGreaterThan(0);
 
     // The next boot finds it.
-    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-    startPet(testBoard(), env2);
+    const env2 = bootPet({ sim }).env;
     expect(env2.lines).toEqual(["restored Pip, updates 0"]);
   });
 
   it("uses the profile's defaultPetName, and Pip when that is not a valid name", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    startPet(testBoard({ defaultPetName: "Mochi" }), env);
+    const env = bootPet({ board: { defaultPetName: "Mochi" } }).env;
     expect(env.lines).toEqual(["no save found: region empty, hatched Mochi"]);
-    const env2 = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    startPet(testBoard({ defaultPetName: "x".repeat(40) }), env2);
+    const env2 = bootPet({ board: { defaultPetName: "x".repeat(40) } }).env;
     expect(env2.lines).toEqual(["no save found: region empty, hatched Pip"]);
   });
 
   it("publishes the pet object and starts a one-second loop", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet();
     expect(env.globals["pet"]).toBe(app.pet);
     expect(env.intervalPeriods()).toEqual([1000]);
   });
@@ -47,8 +42,7 @@ describe("boot on an empty region", () => {
 describe("boot with saves present", () => {
   it("restores the newest save and continues from it", () => {
     const sim = newFlash();
-    const env = fakeEnv({ flash: rawFlashOver(sim) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim });
     env.advance(10000);
     expect(app.pet.rename("Biscuit")).toBe("ok");
     env.advance(3000);
@@ -56,36 +50,31 @@ describe("boot with saves present", () => {
     const before = app.pet.status();
     app.stop();
 
-    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-    const app2 = startPet(testBoard(), env2);
+    const { env: env2, app: app2 } = bootPet({ sim });
     expect(env2.lines).toEqual(["restored Biscuit, updates " + before?.updateCount]);
     expect(app2.pet.status()).toEqual(before);
   });
 
   it("adds the time away when both the save and the boot know the wall clock", () => {
     const sim = newFlash();
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim, wallClockMs: JUNE_2026 });
     env.advance(2000);
     expect(app.pet.save()).toBe("ok");
     const saved = app.pet.status();
     expect(saved?.savedAtMs).toBe(String(JUNE_2026 + 2000)); // whole ms: Date.now()'s fraction dropped
 
-    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 + 2000 + 3600000 });
-    const app2 = startPet(testBoard(), env2);
+    const { env: env2, app: app2 } = bootPet({ sim, wallClockMs: JUNE_2026 + 2000 + 3600000 });
     expect(env2.lines).toEqual(["restored Pip, updates " + saved?.updateCount + ", away 3600 s"]);
     expect(Number(app2.pet.status()?.elapsedMs)).toBe(Number(saved?.elapsedMs) + 3600000);
   });
 
   it("adds nothing when the booting device has no plausible wall clock", () => {
     const sim = newFlash();
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 });
-    const app = startPet(testBoard(), env);
+    const { app } = bootPet({ sim, wallClockMs: JUNE_2026 });
     expect(app.pet.save()).toBe("ok");
     const saved = app.pet.status();
     // An ESP32 nobody gave the time to counts from 1970.
-    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 5000 });
-    const app2 = startPet(testBoard(), env2);
+    const { env: env2, app: app2 } = bootPet({ sim, wallClockMs: 5000 });
     expect(env2.lines).toEqual(["restored Pip, updates " + saved?.updateCount]);
     expect(app2.pet.status()?.elapsedMs).toBe(saved?.elapsedMs);
     // Saves made without a wall clock carry the restored stamp plus the time lived since boot.
@@ -99,12 +88,10 @@ describe("boot with saves present", () => {
     const junk = new Uint8Array(REGION.size);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 7 + 3) & 0xff;
     sim.poke(REGION.address, junk);
-    const env = fakeEnv({ flash: rawFlashOver(sim) });
-    startPet(testBoard(), env);
+    const env = bootPet({ sim }).env;
     expect(env.lines.length).toBe(1);
     expect(env.lines[0]).toMatch(/^no save found: region holds no pet log \(.+\), hatched Pip$/);
-    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-    startPet(testBoard(), env2);
+    const env2 = bootPet({ sim }).env;
     expect(env2.lines).toEqual(["restored Pip, updates 0"]);
   });
 
@@ -114,14 +101,12 @@ describe("boot with saves present", () => {
     w.elapsed = { hi: 0xffffffff, lo: 0xffffffff };
     const bytes = saveWorld(w, JUNE_2026).bytes!;
     const sim = newFlash();
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 });
-    const app = startPet(testBoard(), env);
+    const { app } = bootPet({ sim, wallClockMs: JUNE_2026 });
     expect(app.pet.importHex(Buffer.from(bytes).toString("hex"))).toBe("ok");
     app.stop();
 
     const image = sim.image();
-    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: JUNE_2026 + 60000 });
-    startPet(testBoard(), env2);
+    const env2 = bootPet({ sim, wallClockMs: JUNE_2026 + 60000 }).env;
     expect(env2.lines).toEqual([
       "save rejected: clock-overflow; running Pip without saving; pet.hatch() or pet.importHex() to start over",
     ]);
@@ -131,8 +116,7 @@ describe("boot with saves present", () => {
 
   it("skips a damaged newest save and restores the one before it", () => {
     const sim = newFlash();
-    const env = fakeEnv({ flash: rawFlashOver(sim) });
-    const app = startPet(testBoard(), env);
+    const { app } = bootPet({ sim });
     expect(app.pet.rename("First")).toBe("ok");
     expect(app.pet.rename("Second")).toBe("ok");
     // Flip one bit in the newest payload: slot 2 of sector 0 (boot save, First, Second).
@@ -140,8 +124,7 @@ describe("boot with saves present", () => {
     const at = REGION.address + slotsOffset + 2 * 84 + 50;
     const b = sim.read(1, at).bytes!;
     sim.poke(at, new Uint8Array([b[0]! ^ 4]));
-    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-    startPet(testBoard(), env2);
+    const env2 = bootPet({ sim }).env;
     expect(env2.lines).toEqual(["restored First, updates 0 (passed over 1 newer unreadable save)"]);
   });
 });
@@ -156,18 +139,15 @@ describe("boot after a power cut during the very first save", () => {
       it("cut at mutation " + cutAt + " (" + tear + "): the next boot restores or hatches, and saving works", () => {
         const sim = newFlash(1);
         sim.cutPowerAfter({ afterMutations: cutAt, writeTear: tear, eraseTear: "mixed" });
-        const env = fakeEnv({ flash: rawFlashOver(sim) });
-        startPet(testBoard(), env).stop();
+        bootPet({ sim, stopped: true });
         expect(sim.poweredOff).toBe(true);
         sim.powerOn();
-        const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-        const app2 = startPet(testBoard(), env2);
+        const { env: env2, app: app2 } = bootPet({ sim });
         expect(env2.lines.length).toBe(1);
         expect(env2.lines[0]).toMatch(/^(no save found: (region empty|log holds no committed save|region holds no pet log \(.+\)), hatched Pip|restored Pip, updates 0)$/);
         if (env2.lines[0]!.startsWith("no save found")) {
           // the hatch was saved at once: a third boot restores it
-          const env3 = fakeEnv({ flash: rawFlashOver(sim) });
-          startPet(testBoard(), env3).stop();
+          const env3 = bootPet({ sim, stopped: true }).env;
           expect(env3.lines).toEqual(["restored Pip, updates 0"]);
         }
         expect(app2.pet.save()).toBe("ok");
@@ -181,8 +161,7 @@ describe("boot after a power cut during the very first save", () => {
     sim.cutPowerAfter({ afterMutations: 2, writeTear: "words" });
     startPet(testBoard(), fakeEnv({ flash: rawFlashOver(sim) })).stop();
     sim.powerOn();
-    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-    const app2 = startPet(testBoard(), env2);
+    const { env: env2, app: app2 } = bootPet({ sim });
     expect(env2.lines).toEqual(["no save found: log holds no committed save, hatched Pip"]);
     expect(app2.pet.save()).toBe("ok");
   });

@@ -3,9 +3,8 @@
  * pet when released. The watch is debounced and reports both edges.
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
 import { LONG_PRESS_MS, MAX_LONG_PRESS_MS } from "../firmware/button";
-import { bootPet, fakeEnv, newFlash, pressButton, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet, pressButton } from "./firmware-fakes";
 
 const started = () => bootPet();
 
@@ -19,8 +18,7 @@ describe("button", () => {
   });
 
   it("has no watch and no LED when the profile has no button or LED", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    startPet(testBoard({ button: undefined, led: undefined }), env);
+    const env = bootPet({ board: { button: undefined, led: undefined } }).env;
     expect(env.watches.length).toBe(0);
     expect(env.ledWrites.length).toBe(0);
   });
@@ -81,8 +79,7 @@ describe("button", () => {
   });
 
   it("supports an active-high button", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    const app = startPet(testBoard({ button: { pin: "D5", activeLow: false } }), env);
+    const { env, app } = bootPet({ board: { button: { pin: "D5", activeLow: false } } });
     expect(env.pinModes).toEqual([{ pin: "D5", mode: "input_pulldown" }]);
     const w = env.watches[0]!;
     w.fn({ state: true, time: env.getTime() });

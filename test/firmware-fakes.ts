@@ -309,6 +309,8 @@ export interface BootPetOptions {
   board?: Partial<PetBoard>;
   /** I2C and Graphics in the env, for a board with a display. */
   withDisplayHardware?: boolean;
+  /** Stop the loop right after boot (a boot that only sets up the flash for the next one). */
+  stopped?: boolean;
 }
 
 export interface BootedPet {
@@ -333,5 +335,6 @@ export function bootPet(o: BootPetOptions = {}): BootedPet {
     withDisplayHardware: o.withDisplayHardware,
   });
   const app = startPet(testBoard(o.board), env);
+  if (o.stopped === true) app.stop();
   return { sim, env, app, counters };
 }

@@ -3,9 +3,8 @@
  * until SNTP or setTime makes the clock plausible; then the absence is added once, as a restore would.
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
 import { lateAbsenceMs, MAX_TICK_DELTA_MS } from "../firmware/clock";
-import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet, newFlash } from "./firmware-fakes";
 import type { NorFlashSim } from "../src/storage/norFlashSim";
 import { loadWorld } from "../src/save/codec";
 
@@ -29,8 +28,7 @@ describe("lateAbsenceMs", () => {
 /** A region holding a pet saved at SAVED_AT (wall clock known), after `ms` of life. */
 function savedWithClock(ms: number): { sim: NorFlashSim; elapsed: number } {
   const sim = newFlash();
-  const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: SAVED_AT - ms });
-  const app = startPet(testBoard(), env);
+  const { env, app } = bootPet({ sim, wallClockMs: SAVED_AT - ms });
   env.advance(ms);
   expect(app.pet.save()).toBe("ok");
   expect(app.pet.status()!.savedAtMs).toBe(String(SAVED_AT));
@@ -41,8 +39,7 @@ function savedWithClock(ms: number): { sim: NorFlashSim; elapsed: number } {
 describe("the running pet", () => {
   it("adds the absence once, when the clock becomes plausible after boot", () => {
     const { sim, elapsed } = savedWithClock(2000);
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim, wallClockMs: 0 });
     expect(env.lines).toEqual(["restored Pip, updates 3"]); // nothing added yet: the clock is unknown
     env.advance(10000);
     expect(Number(app.pet.status()!.elapsedMs)).toBe(elapsed + 10000);
@@ -59,8 +56,7 @@ describe("the running pet", () => {
 
   it("is off by at most a minute when setting the clock also made getTime jump", () => {
     const { sim, elapsed } = savedWithClock(2000);
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim, wallClockMs: 0 });
     env.advance(4000);
     env.setWallClock(SAVED_AT + 5 * HOUR);
     env.setClockBy(56 * 365 * 86400); // what setTime does to getTime() on Espruino
@@ -72,18 +68,15 @@ describe("the running pet", () => {
 
   it("owes nothing when the save had no wall clock, or the boot had one", () => {
     const sim = newFlash();
-    const env0 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    startPet(testBoard(), env0).stop();
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    const app = startPet(testBoard(), env);
+    bootPet({ sim, wallClockMs: 0, stopped: true });
+    const { env, app } = bootPet({ sim, wallClockMs: 0 });
     env.advance(3000);
     env.setWallClock(SAVED_AT);
     env.advance(3000);
     expect(app.pet.status()!.elapsedMs).toBe("6000");
 
     const saved = savedWithClock(1000);
-    const env2 = fakeEnv({ flash: rawFlashOver(saved.sim), wallClockMs: SAVED_AT + HOUR });
-    const app2 = startPet(testBoard(), env2);
+    const { env: env2, app: app2 } = bootPet({ sim: saved.sim, wallClockMs: SAVED_AT + HOUR });
     expect(env2.lines).toEqual(["restored Pip, updates 2, away 3600 s"]);
     env2.advance(1000);
     expect(Number(app2.pet.status()!.elapsedMs)).toBe(saved.elapsed + HOUR + 1000); // not twice
@@ -91,8 +84,7 @@ describe("the running pet", () => {
 
   it("forgets the debt when the pet is replaced", () => {
     const { sim } = savedWithClock(2000);
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim, wallClockMs: 0 });
     expect(app.pet.hatch("Fresh")).toBe("ok");
     env.setWallClock(SAVED_AT + HOUR);
     env.advance(1000);
@@ -101,8 +93,7 @@ describe("the running pet", () => {
 
   it("saves written before the clock is known carry the restored stamp plus the uptime", () => {
     const { sim } = savedWithClock(2000);
-    const env = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim, wallClockMs: 0 });
     env.advance(10000);
     expect(app.pet.save()).toBe("ok");
     expect(app.pet.status()!.savedAtMs).toBe(String(SAVED_AT + 10000));
@@ -114,19 +105,16 @@ describe("the running pet", () => {
   it("the time away survives power cuts before the clock is known", () => {
     const { sim, elapsed } = savedWithClock(2000);
     // Off for an hour; two short clockless boots, each cut before SNTP answered.
-    const env1 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    const app1 = startPet(testBoard(), env1);
+    const { env: env1, app: app1 } = bootPet({ sim, wallClockMs: 0 });
     env1.advance(10000);
     expect(app1.pet.save()).toBe("ok");
     app1.stop();
-    const env2 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: 0 });
-    const app2 = startPet(testBoard(), env2);
+    const { env: env2, app: app2 } = bootPet({ sim, wallClockMs: 0 });
     env2.advance(20000);
     expect(app2.pet.save()).toBe("ok");
     app2.stop();
     // The third boot knows the time: one hour after the first save, plus the 30 s of clockless uptime.
-    const env3 = fakeEnv({ flash: rawFlashOver(sim), wallClockMs: SAVED_AT + HOUR + 30000 });
-    const app3 = startPet(testBoard(), env3);
+    const { env: env3, app: app3 } = bootPet({ sim, wallClockMs: SAVED_AT + HOUR + 30000 });
     expect(env3.lines[0]).toMatch(/, away 3600 s$/);
     expect(Number(app3.pet.status()!.elapsedMs)).toBe(elapsed + 30000 + HOUR);
   });

@@ -3,8 +3,7 @@
  * every method returns a status, and a rejected import changes nothing.
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
-import { bootPet, fakeEnv, rawFlashOver, testBoard, plainSlotLog } from "./firmware-fakes";
+import { bootPet, plainSlotLog } from "./firmware-fakes";
 import { PAYLOAD_JSON_KEYS, payloadJson } from "../src/save/payloadJson";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
@@ -93,8 +92,7 @@ describe("pet.exportHex / pet.importHex", () => {
     const hex = Buffer.from(saveWorld(w, 0).bytes!).toString("hex");
     expect(app.pet.importHex(hex.toUpperCase())).toBe("ok");
     expect(app.pet.status()).toMatchObject({ name: "Imported", updateCount: "777", elapsedMs: "4294967301" });
-    const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-    startPet(testBoard(), env2);
+    const env2 = bootPet({ sim }).env;
     expect(env2.lines).toEqual(["restored Imported, updates 777"]);
   });
 

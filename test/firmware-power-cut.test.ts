@@ -3,8 +3,7 @@
  * being written, never a hatch and never a mixture. Uses the storage engineer's NorFlashSim tears.
  */
 import { describe, expect, it } from "vitest";
-import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet, newFlash } from "./firmware-fakes";
 import type { WriteTear, EraseTear } from "../src/storage/norFlashSim";
 
 const WRITE_TEARS: WriteTear[] = ["none", "all", "prefix", "words", "bits"];
@@ -19,8 +18,7 @@ describe("power cut during a save", () => {
       for (let k = 0; k < 6; k++) {
         for (let t = 0; t < WRITE_TEARS.length; t++) {
           const sim = newFlash(1 + k * 10 + t);
-          const env = fakeEnv({ flash: rawFlashOver(sim) });
-          const app = startPet(testBoard(), env);
+          const { env, app } = bootPet({ sim });
           for (let i = 0; i < priorSaves; i++) {
             env.advance(100);
             expect(app.pet.save()).toBe("ok");
@@ -39,8 +37,7 @@ describe("power cut during a save", () => {
           app.stop();
 
           sim.powerOn();
-          const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-          const app2 = startPet(testBoard(), env2);
+          const { env: env2, app: app2 } = bootPet({ sim });
           expect(env2.lines.length).toBe(1);
           expect(env2.lines[0]).toMatch(/^restored (Before|After), updates \d+$/);
           const restored = app2.pet.status()!;
@@ -60,14 +57,12 @@ describe("power cut during a save", () => {
   it("a cut during an automatic save in the loop also restores a whole pet", () => {
     for (let k = 0; k < 4; k++) {
       const sim = newFlash(99 + k);
-      const env = fakeEnv({ flash: rawFlashOver(sim) });
-      startPet(testBoard(), env);
+      const env = bootPet({ sim }).env;
       env.advance(15000);
       sim.cutPowerAfter({ afterMutations: k, writeTear: "words", eraseTear: "random" });
       env.advance(200000); // activity changes try to save; the power is gone
       sim.powerOn();
-      const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-      startPet(testBoard(), env2);
+      const env2 = bootPet({ sim }).env;
       expect(env2.lines[0]).toMatch(/^restored Pip, updates \d+$/);
     }
   });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
 import { RETRY_AFTER_FAILURE_MS } from "../firmware/savePolicy";
-import { fakeEnv, newFlash, plainSlotLog, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet, fakeEnv, newFlash, plainSlotLog, rawFlashOver, testBoard } from "./firmware-fakes";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
@@ -66,8 +66,7 @@ describe("a save that comes back commit-unknown", () => {
       const live = app.pet.status()!;
       app.stop();
 
-      const env2 = fakeEnv({ flash: rawFlashOver(sim) });
-      const app2 = startPet(testBoard(), env2);
+      const { env: env2, app: app2 } = bootPet({ sim });
       expect(env2.lines).toEqual(["restored Nap, updates " + live.updateCount]);
       expect(app2.pet.status()).toEqual(live);
     });

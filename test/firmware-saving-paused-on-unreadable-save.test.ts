@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { RESTORE_RETRY_MS, startPet } from "../firmware/app";
 import { LONG_PRESS_MS } from "../firmware/button";
-import { fakeEnv, newFlash, pressButton, rawFlashOver, REGION, testBoard, plainSlotLog } from "./firmware-fakes";
+import { bootPet, fakeEnv, newFlash, pressButton, rawFlashOver, REGION, testBoard, plainSlotLog } from "./firmware-fakes";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
 import { saveWorld } from "../src/save/codec";
@@ -21,8 +21,7 @@ const FIRST_SLOT = REGION.address + 12 + 48;
 /** A region whose newest save is a pet named Keep, after `ms` of life; returns its status. */
 function regionWithKeep(ms: number) {
   const sim = newFlash();
-  const env = fakeEnv({ flash: rawFlashOver(sim) });
-  const app = startPet(testBoard(), env);
+  const { env, app } = bootPet({ sim });
   expect(app.pet.rename("Keep")).toBe("ok");
   env.advance(ms);
   expect(app.pet.save()).toBe("ok");

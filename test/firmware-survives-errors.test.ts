@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { bootPet, fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
 import type { RawFlash } from "../src/platform/env";
 
 /** A require("Flash") whose every call throws. */
@@ -36,8 +36,7 @@ describe("a flash adapter that throws", () => {
 
   it("mid-run: saves fail as statuses, the loop carries on, and saving works again afterwards", () => {
     const sim = newFlash();
-    const env = fakeEnv({ flash: rawFlashOver(sim) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet({ sim });
     env.advance(5000);
     sim.injectFailure({ op: "write", mode: "throw" });
     sim.injectFailure({ op: "read", mode: "throw" });
@@ -62,8 +61,7 @@ describe("a flash adapter that throws", () => {
 
 describe("bad input and broken capabilities", () => {
   it("a region the slot log cannot use: the pet runs unsaved and says so", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    const app = startPet(testBoard({ petRegion: { address: 0x310000, size: 4096, pageSize: 4096 } }), env);
+    const { env, app } = bootPet({ board: { petRegion: { address: 0x310000, size: 4096, pageSize: 4096 } } });
     expect(env.lines[0]).toMatch(/^storage unavailable: bad-config \(.+\), hatched Pip \(not saved\)$/);
     env.advance(2000);
     expect(app.pet.save()).toBe("no-storage");
@@ -71,8 +69,7 @@ describe("bad input and broken capabilities", () => {
   });
 
   it("getTime throwing in one tick costs that tick only", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet();
     const realGetTime = env.getTime;
     env.getTime = () => {
       throw new Error("no clock");
@@ -85,8 +82,7 @@ describe("bad input and broken capabilities", () => {
   });
 
   it("console methods given nonsense return statuses", () => {
-    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
-    const app = startPet(testBoard(), env);
+    const { env, app } = bootPet();
     expect(app.pet.rename(null as unknown as string)).toBe("bad-name");
     expect(app.pet.hatch({} as unknown as string)).toBe("bad-name");
     expect(app.pet.importHex(12 as unknown as string)).toBe("bad-hex");
