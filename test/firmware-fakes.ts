@@ -1,7 +1,9 @@
 /**
- * Fake capabilities for startPet in Node: a clock and timer queue the test drives, a console that
- * records lines, the storage engineer's NorFlashSim behind a require("Flash")-shaped object, a
- * button pin, a LED and a Graphics/I2C pair that only offer the documented subset.
+ * Capabilities for startPet in Node's tests, and the one place firmware tests are set up
+ * (bootPet): a clock and timer queue the test drives step by step, a console that records lines,
+ * the storage layer's NorFlashSim behind a require("Flash")-shaped object, a button pin, a LED, an
+ * I2C bus that records what is sent, and the Graphics the desktop and browser hosts emulate
+ * (src/host/emulator), with every call recorded. Only the documented subset of each is offered.
  */
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../src/platform/env";
@@ -9,6 +11,7 @@ import type { PetBoard } from "../firmware/board";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
 import { flashFromEspruino } from "../src/platform/flashAdapter";
 import { startPet, type PetApp } from "../firmware/app";
+import { createGraphicsNamespace } from "../src/host/emulator/graphics";
 
 export const REGION = { address: 0x310000, size: 65536, pageSize: 4096 };
 
@@ -79,70 +82,61 @@ export interface FakeGraphics extends GraphicsLike {
   calls: string[];
 }
 
-/** Graphics with exactly the subset (anything else is undefined and would throw when called). */
+/** The Graphics the desktop and browser hosts run the firmware on (src/host/emulator/graphics.ts). */
+const emulatedGraphics = createGraphicsNamespace({ Uint8Array, ArrayBuffer });
+
+/**
+ * Graphics with exactly the subset (anything else is undefined and would throw when called), drawn
+ * by the hosts' own emulation (so the pixels are the ones `npm start` and the page show) and each
+ * call recorded by name for the tests.
+ */
 export function fakeGraphics(width: number, height: number): FakeGraphics {
   const calls: string[] = [];
-  const bytes = new Uint8Array((width * height) / 8);
-  let color = 1;
-  function set(x: number, y: number): void {
-    x = Math.round(x);
-    y = Math.round(y);
-    if (x < 0 || y < 0 || x >= width || y >= height) return;
-    const i = (y >> 3) * width + x;
-    if (color) bytes[i] = (bytes[i] as number) | (1 << (y & 7));
-    else bytes[i] = (bytes[i] as number) & ~(1 << (y & 7));
-  }
-  function line(x1: number, y1: number, x2: number, y2: number): void {
-    const n = Math.max(Math.abs(x2 - x1), Math.abs(y2 - y1), 1);
-    for (let k = 0; k <= n; k++) set(x1 + ((x2 - x1) * k) / n, y1 + ((y2 - y1) * k) / n);
-  }
+  const g = emulatedGraphics.createArrayBuffer(width, height, 1, { vertical_byte: true, msb: false });
   return {
     calls,
-    buffer: bytes.buffer,
+    buffer: g.buffer,
     clear() {
       calls.push("clear");
-      bytes.fill(0);
+      g.clear();
     },
     setColor(c: number) {
       calls.push("setColor");
-      color = c;
+      g.setColor(c);
     },
-    setPixel(x: number, y: number) {
+    setPixel(x: number, y: number, c?: number) {
       calls.push("setPixel");
-      set(x, y);
+      g.setPixel(x, y, c);
     },
     drawLine(x1: number, y1: number, x2: number, y2: number) {
       calls.push("drawLine");
-      line(x1, y1, x2, y2);
+      g.drawLine(x1, y1, x2, y2);
     },
     drawRect(x1: number, y1: number, x2: number, y2: number) {
       calls.push("drawRect");
-      line(x1, y1, x2, y1);
-      line(x2, y1, x2, y2);
-      line(x2, y2, x1, y2);
-      line(x1, y2, x1, y1);
+      g.drawRect(x1, y1, x2, y2);
     },
     fillRect(x1: number, y1: number, x2: number, y2: number) {
       calls.push("fillRect");
-      for (let y = y1; y <= y2; y++) line(x1, y, x2, y);
+      g.fillRect(x1, y1, x2, y2);
     },
     drawCircle(x: number, y: number, r: number) {
       calls.push("drawCircle");
-      for (let a = 0; a < 64; a++) set(x + r * Math.cos((a * Math.PI) / 32), y + r * Math.sin((a * Math.PI) / 32));
+      g.drawCircle(x, y, r);
     },
     fillCircle(x: number, y: number, r: number) {
       calls.push("fillCircle");
-      for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (dx * dx + dy * dy <= r * r) set(x + dx, y + dy);
+      g.fillCircle(x, y, r);
     },
     drawString(text: string, x: number, y: number) {
       calls.push("drawString:" + text);
-      for (let i = 0; i < text.length; i++) set(x + i * 4 + 1, y + 2); // one dot per character is enough here
+      g.drawString(text, x, y);
     },
     getWidth() {
-      return width;
+      return g.getWidth();
     },
     getHeight() {
-      return height;
+      return g.getHeight();
     },
   };
 }
