@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import Ajv from "ajv";
 import { BOARD_PROFILE_KEYS, checkBoardProfile, type BoardProfile } from "../src/boards/boardProfile";
+import { ESP32_REGION } from "./storage-fixtures";
 
 const BOARDS = join(__dirname, "..", "boards");
 const schema = JSON.parse(readFileSync(join(BOARDS, "schema.json"), "utf8")) as {
@@ -39,6 +40,7 @@ describe("board profiles in boards/", () => {
   it("ESP32: region is the 'flash' partition 0x310000, 64 KiB of 4 KiB sectors, outside Storage 0x320000..0x3FFFFF", () => {
     const p = load("esp32.json");
     expect(p.petRegion).toEqual({ address: 0x310000, size: 0x10000, pageSize: 0x1000 });
+    expect(ESP32_REGION).toEqual(p.petRegion); // the region shape every test shares (storage-fixtures.ts)
     expect(p.storageArea).toEqual({ address: 0x320000, size: 0x400000 - 0x320000 });
     expect(p.button).toEqual({ pin: "D0", activeLow: true });
     expect(p.led).toEqual({ pin: "D2" });

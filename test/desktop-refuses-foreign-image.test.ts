@@ -11,8 +11,9 @@ import { join } from "node:path";
 import { checkRegionImage } from "../src/host/node/sim/imageGuard";
 import { buildDesktopBundle, ROOT, START, startDesktop } from "./desktop-process";
 import { cleanImage, foreignImage, otherLayoutImage, tempDir, writeImage } from "./region-tools-fixtures";
+import { ESP32_REGION } from "./storage-fixtures";
 
-const REGION = { size: 65536, pageSize: 4096 };
+const REGION = ESP32_REGION;
 let dir = "";
 let bundle = "";
 

@@ -6,6 +6,7 @@
  * (src/host/emulator), with every call recorded. Only the documented subset of each is offered.
  */
 import { NorFlashSim } from "../src/storage/norFlashSim";
+import { ESP32_REGION } from "./storage-fixtures";
 import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../src/platform/env";
 import type { PetBoard } from "../firmware/board";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
@@ -13,7 +14,8 @@ import { flashFromEspruino } from "../src/platform/flashAdapter";
 import { startPet, type PetApp } from "../firmware/app";
 import { createGraphicsNamespace } from "../src/host/emulator/graphics";
 
-export const REGION = { address: 0x310000, size: 65536, pageSize: 4096 };
+/** The ESP32 region (storage-fixtures.ts), as a board profile's petRegion. */
+export const REGION = ESP32_REGION;
 
 export function testBoard(extra?: Partial<PetBoard>): PetBoard {
   return Object.assign(

@@ -12,10 +12,12 @@ import { nameFromString } from "../src/core/name";
 import { saveWorld } from "../src/save/codec";
 import { loadWorld } from "../src/save/codec";
 import { NorFlashSim } from "../src/storage/norFlashSim";
+import { ESP32 } from "./storage-fixtures";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
 import type { CliIo } from "../src/host/node/cli";
 
-export const REGION = { address: 0, size: 65536, sectorSize: 4096 };
+/** The ESP32 region (storage-fixtures.ts) as an image file holds it: the same log, from offset 0. */
+export const REGION = { ...ESP32, address: 0 };
 export const SAVED_AT = 1795960000000; // 2026-11-29
 
 /** A valid payload for a pet called `name` with `updates` updates (via the codec's encoder). */

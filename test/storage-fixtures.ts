@@ -44,8 +44,14 @@ export const SMALL: Geometry = { address: 0x1000, size: 2048, sectorSize: 512 };
 export const PAIR: Geometry = { address: 0x2000, size: 1024, sectorSize: 512 };
 /** 3 sectors of 512 bytes. */
 export const TINY: Geometry = { address: 0, size: 1536, sectorSize: 512 };
-/** The ESP32 board's reserved region: 16 sectors of 4096 bytes at 0x310000. */
-export const ESP32: Geometry = { address: 0x310000, size: 65536, sectorSize: 4096 };
+/**
+ * The ESP32 board's reserved region as boards/esp32.json gives it (16 pages of 4096 bytes at
+ * 0x310000): the one region shape the tests share (firmware fakes, region tools, desktop), checked
+ * against the profile by test/boards-profiles-match-schema.test.ts.
+ */
+export const ESP32_REGION = { address: 0x310000, size: 65536, pageSize: 4096 };
+/** The same region as slot-log parameters: one log sector per flash page. */
+export const ESP32: Geometry = { address: ESP32_REGION.address, size: ESP32_REGION.size, sectorSize: ESP32_REGION.pageSize };
 
 export function newSim(g: Geometry, extra: { strict?: boolean; seed?: number; trace?: boolean; wordPadded?: boolean } = {}): NorFlashSim {
   return new NorFlashSim({ size: g.size, pageSize: g.sectorSize, baseAddress: g.address, ...extra });
