@@ -1,5 +1,5 @@
 /**
- * Child process for test/storage-region-image.test.ts: saves payload 1, 2, 3, ... into a region
+ * Child process for test/desktop-region-image-file.test.ts: saves payload 1, 2, 3, ... into a region
  * image file forever and reports each completed save on stdout (synchronously), until killed.
  * argv: <image path> <address> <size> <sectorSize> <first id>
  */

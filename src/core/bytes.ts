@@ -5,7 +5,7 @@
  * text), while E.sum, E.toString and E.mapInPlace do the same work natively in a few hundredths of a
  * millisecond. So each function here asks for the built-in first and falls back to a plain loop in
  * Node, the browser and tests; both paths give the same answer for every input (pinned by
- * test/bytes-native-paths-agree.test.ts with an `E` that imitates the interpreter's).
+ * test/core-bytes-native-paths-agree.test.ts with an `E` that imitates the interpreter's).
  * The check is made per call, not once at load, so tests can install and remove a stand-in `E`.
  * E.sum marks the interpreter's `E` (a plain object also answers toString, from its prototype, so
  * toString alone proves nothing); a stand-in must provide all three with the interpreter's meaning

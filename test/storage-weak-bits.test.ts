@@ -3,7 +3,7 @@
  * never by the boot itself: a commit mark found set but not 0x00 is programmed to 0x00, and a newest
  * sector with no committed slot gets its header programmed again (same bytes) before the save
  * writes into it; and the newest set mark the boot relied on is programmed to 0x00 again whatever it
- * reads (a weak cell can read 0x00 and decay: test/slotlog-weak-mark-reads-zero.test.ts). After a
+ * reads (a weak cell can read 0x00 and decay: test/storage-weak-mark-reads-zero.test.ts). After a
  * clean history the first save writes only that one mark, its payload and its own mark.
  */
 import { describe, expect, it } from "vitest";
