@@ -302,8 +302,8 @@ export class RunningPet {
    * applies `event`. A change marks the world dirty for the periodic save; an activity change asks
    * for a save of its own. Returns the update's status.
    */
-  advance_(event?: PetEvent): string {
-    const now = this.env_.getTime();
+  advance_(event?: PetEvent, time?: number): string {
+    const now = time === undefined ? this.env_.getTime() : time; // the tick passes the one it read
     let delta = 0;
     if (typeof now === "number" && now === now) {
       // clock.ts tickDeltaMs, written out: rounded ms, 0 for a clock set backwards, at most a minute.
@@ -334,10 +334,9 @@ export class RunningPet {
    * statements: on the device this runs every second, and on Espruino each statement costs about
    * what a call does. Answers false, having changed nothing, when the full step must run.
    */
-  private idleStep_(): boolean {
+  private idleStep_(now: number): boolean {
     const saves = this.saves_;
     const w = this.world_;
-    const now = this.env_.getTime();
     if (this.owedAbsenceSince_ !== 0 || this.pausedReason_ !== "" || saves.requested !== null || saves.lastAttemptFailed) return false;
     if (!(now > this.lastTime_) || w !== this.quietWorld_ || w.activitySince !== this.quietActivitySince_ || w.expressionSince !== this.quietExpressionSince_) return false;
     const ms = (now - this.lastTime_) * 1000;
@@ -368,16 +367,17 @@ export class RunningPet {
   /** One loop step: advance, pay an owed absence, retry a paused restore, save if due, show. */
   tick_(): void {
     try {
-      if (this.idleStep_()) return;
-      this.tickFully_();
+      const now = this.env_.getTime(); // read once: the idle step or the full one uses it
+      if (this.idleStep_(now)) return;
+      this.tickFully_(now);
     } catch (e) {
       this.print_("pet: tick failed: " + errorText(e));
     }
   }
 
-  private tickFully_(): void {
+  private tickFully_(now: number): void {
     try {
-      this.advance_();
+      this.advance_(undefined, now);
       if (this.owedAbsenceSince_ !== 0) this.payOwedAbsence_();
       if (this.pausedReason_ !== "") this.retryRestore_();
       if (!this.saveIfDue_()) this.refresh_("");

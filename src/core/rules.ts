@@ -110,11 +110,6 @@ export function chooseNextActivity(activity: number, elapsed: U64, updateCount: 
   return row.next[nextActivityIndex(elapsed, updateCount)] as number;
 }
 
-/** The face the pet wears while doing `activity` with nothing else going on. */
-export function restingExpressionOf(activity: number): number {
-  return (ACTIVITY_RULES[activity] as ActivityRule).restingExpression;
-}
-
 /** The row of EVENT_RULES for this event and activity, or null (no such row). */
 export function findEventRule(event: PetEvent, activity: number): EventRule | null {
   // The table lists every activity for the first event, then for the second: try that position

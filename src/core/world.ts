@@ -6,14 +6,6 @@ import { isValidName } from "./name";
 import { ACTIVITY_NAMES, Activity, EXPRESSION_NAMES, Expression, NAME_MAX_BYTES, NAME_MIN_BYTES, type World, type WorldStatus } from "./types";
 import { U64_ZERO } from "./u64";
 
-export function isKnownActivity(v: unknown): boolean {
-  return typeof v === "number" && Math.floor(v) === v && v >= 0 && v < ACTIVITY_NAMES.length;
-}
-
-export function isKnownExpression(v: unknown): boolean {
-  return typeof v === "number" && Math.floor(v) === v && v >= 0 && v < EXPRESSION_NAMES.length;
-}
-
 /**
  * A newly hatched pet with the given name bytes: idle, neutral, world clock and update count zero.
  * Returns null when the name is not valid (see isValidName).

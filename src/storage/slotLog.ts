@@ -163,29 +163,30 @@ export class SlotLog {
   private readonly initialSequence_: number;
   private readonly counts_: SlotLogStats;
 
-  // The writer's position. Only adopt(), forget(), openSector(), strengthen() and save() change it.
+  // The writer's position. Only clearPosition_ (no log), adopt_, forget_, openSector_,
+  // strengthen_ and save change it.
   /** False until headers and marks down to the newest committed slot were read (by a load or a save). */
   private known_: boolean;
   /** The sector with the newest valid header, -1 when the region holds no log sector. */
-  private newest_: number;
-  private newestSeq_: number;
+  private newest_!: number;
+  private newestSeq_!: number;
   /** The next slot of the newest sector to try; slotsPerSector or more means a sector must be opened. */
-  private nextSlot_: number;
+  private nextSlot_!: number;
   /**
    * The sector holding the newest committed save (the one the boot returns), -1 when there is none.
    * Never erased (I3): saves cut before their commit use up slots without moving it, so round robin
    * would otherwise come back to it.
    */
-  private protectedSector_: number;
-  private protectedSeq_: number;
+  private protectedSector_!: number;
+  private protectedSeq_!: number;
   /**
    * Mark addresses the next save programs to 0x00 before anything else (I5): those found set but not
    * exactly 0x00 when the log was adopted, and the newest set mark of the newest and of the
    * protected sector whatever they read.
    */
-  private weakMarks_: number[];
+  private weakMarks_!: number[];
   /** The adopted newest sector has no committed slot: program its header again before writing into it. */
-  private refreshHeader_: boolean;
+  private refreshHeader_!: boolean;
 
   constructor(layout: RegionLayout, config: SlotLogConfig) {
     this.layout = layout;
@@ -196,6 +197,11 @@ export class SlotLog {
     this.initialSequence_ = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
     this.counts_ = { validityChecks: 0, saves: 0, sectorErases: 0 };
     this.known_ = false;
+    this.clearPosition_();
+  }
+
+  /** The position of a region with no log sector: the first save opens sector 0. */
+  private clearPosition_(): void {
     this.newest_ = -1;
     this.newestSeq_ = 0;
     this.nextSlot_ = 0;
@@ -278,13 +284,7 @@ export class SlotLog {
    */
   private adopt_(scan: HeaderScan, newestMarks: Uint8Array | null, protectedSector: number): void {
     if (scan.order.length === 0 || newestMarks === null) {
-      this.newest_ = -1;
-      this.newestSeq_ = 0;
-      this.nextSlot_ = 0;
-      this.protectedSector_ = -1;
-      this.protectedSeq_ = 0;
-      this.weakMarks_ = [];
-      this.refreshHeader_ = false;
+      this.clearPosition_();
     } else {
       this.newest_ = scan.order[0] as number;
       this.newestSeq_ = scan.seqs[this.newest_] as number;
