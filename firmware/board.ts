@@ -4,11 +4,18 @@
  * the profile is validated or built: any BoardProfile is a PetBoard.
  */
 import type { PinId } from "../src/platform/env";
+import type { RegionLayout } from "../src/storage/regionLayout";
 
 export interface PetBoard {
   name?: string;
   /** The reserved flash region holding the slot log: absolute address, size, erase page size. */
   petRegion: { address: number; size: number; pageSize: number };
+  /**
+   * The slot log's layout for petRegion, as computeLayout derives it (one log sector per page). Not
+   * in the profile files: the build adds it (scripts/lib/build.js, deviceLayout), so the device
+   * neither derives it at every boot nor carries the code that would; tests add it themselves.
+   */
+  petLayout: RegionLayout;
   /** A push button; activeLow (the default) means pressed reads 0, like the ESP32's BOOT (D0). */
   button?: { pin: PinId; activeLow?: boolean };
   /** A LED driven high to light (the ESP32 DevKit's D2). */

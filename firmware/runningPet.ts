@@ -209,7 +209,7 @@ export class RunningPet {
     const petName = nameForDisplay(this.defaultName_);
     const notSaved = ", hatched " + petName + " (not saved)";
     try {
-      const opened = openPetStore(this.env_.flash, board.petRegion);
+      const opened = openPetStore(this.env_.flash, board.petRegion, board.petLayout);
       this.store_ = opened.store;
       if (this.store_ === null) return "storage unavailable: " + opened.status + notSaved;
       const r = this.restoreNewest_();

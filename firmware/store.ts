@@ -1,12 +1,13 @@
 /**
  * The pet's save slot as the firmware sees it: restore the newest save that loads, or say why there
  * is none, and write a payload. Underneath is the storage layer's SlotLog over the board's reserved
- * region (docs/storage.md), on the device's flash through the Espruino adapter, which also keeps
- * every call inside the region.
+ * region (docs/storage.md), calling the device's require("Flash") directly: the log turns its
+ * throws into statuses, and its address arithmetic, which the simulator's sweeps check against the
+ * region's bounds, never leaves the region.
  */
-import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
+import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
+import type { RegionLayout } from "../src/storage/regionLayout";
 import { loadWorld, type LoadResult } from "../src/save/codec";
-import { flashFromEspruino } from "../src/platform/flashAdapter";
 import type { RawFlash } from "../src/platform/env";
 
 export interface Restored {
@@ -53,9 +54,10 @@ const NO_SAVE_WORDS: { [status: string]: string } = {
 
 /**
  * Opens the slot log over `region`, one log sector per flash page (16 sectors of 4 KiB on the
- * ESP32). Nothing is read until restore() or save().
+ * ESP32), laid out as `layout` (the board's petLayout, which must describe `region`). Nothing is
+ * read until restore() or save().
  */
-export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }): OpenedStore {
+export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }, layout: RegionLayout): OpenedStore {
   /** The wall clock of the restore in progress: the check below is the boot's one decode. */
   let checkWall = 0;
 
@@ -90,17 +92,11 @@ export function openPetStore(raw: RawFlash, region: { address: number; size: num
     return r; // readable, but refused at this clock: the boot reports it rather than going back
   }
 
-  const created = createSlotLog({
-    flash: flashFromEspruino(raw, region.pageSize, region),
-    address: region.address,
-    size: region.size,
-    sectorSize: region.pageSize,
-    isValidPayload: loadedOrNull as (payload: Uint8Array) => object,
-  });
-  if (created.status !== "ok" || created.log === null) {
-    return { store: null, status: created.status + " (" + created.message + ")" };
+  // The build refuses a region without a layout; a board put together by hand may still lack one.
+  if (!layout || layout.address !== region.address || layout.size !== region.size || layout.sectorSize !== region.pageSize) {
+    return { store: null, status: "bad-config (no slot-log layout for this region)" };
   }
-  const log: SlotLog = created.log;
+  const log: SlotLog = openSlotLog(layout, raw, region.pageSize, loadedOrNull as (payload: Uint8Array) => object);
   return {
     status: "ok",
     store: {

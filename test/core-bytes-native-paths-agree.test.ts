@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { allErased, byteSum, bytesEqual, bytesToHex, tableSum } from "../src/core/bytes";
+import { allErased, byteKinds, byteSum, bytesEqual, bytesToHex, joinBytes, tableSum } from "../src/core/bytes";
 import { createEspruinoE } from "../src/host/emulator/espruinoE";
 
 const g = globalThis as { E?: unknown };
@@ -17,7 +17,11 @@ afterEach(() => {
 function both<T>(fn: () => T): { plain: T; native: T } {
   delete g.E;
   const plain = fn();
-  g.E = createEspruinoE();
+  // E.toUint8Array of an array of byte arrays, as the interpreter flattens it (the emulator leaves
+  // it out: its string form differs between interpreter builds, see src/host/espruino/env.ts).
+  g.E = Object.assign(createEspruinoE(), {
+    toUint8Array: (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p))),
+  });
   const native = fn();
   delete g.E;
   return { plain, native };
@@ -59,6 +63,31 @@ describe("native and plain paths agree", () => {
         const r = both(() => tableSum(b, table));
         expect(r.native).toBe(r.plain);
         expect(r.plain).toBe(Array.from(b).reduce((n, x) => n + (table[x] as number), 0));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("byteKinds and joinBytes", () => {
+  it("byteKinds is one table value per byte, as a string", () => {
+    const table = new Uint8Array(256).map((_, i) => (i * 7) % 3);
+    fc.assert(
+      fc.property(bytes, (b) => {
+        const r = both(() => byteKinds(b, table));
+        expect(r.native).toBe(r.plain);
+        expect(Array.from(r.plain, (c) => c.charCodeAt(0))).toEqual(Array.from(b, (x) => table[x]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("joinBytes puts the arrays one after another", () => {
+    fc.assert(
+      fc.property(fc.array(bytes, { maxLength: 20 }), (parts) => {
+        const r = both(() => Array.from(joinBytes(parts)));
+        expect(r.native).toEqual(r.plain);
+        expect(r.plain).toEqual(parts.flatMap((p) => Array.from(p)));
       }),
       { numRuns: 200 },
     );

@@ -10,15 +10,19 @@ import { ESP32_REGION } from "./storage-fixtures";
 import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../src/platform/env";
 import type { PetBoard } from "../firmware/board";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
-import { flashFromEspruino } from "../src/platform/flashAdapter";
+import { computeLayout } from "../src/storage/regionLayout";
 import { startPet, type PetApp } from "../firmware/app";
 import { createGraphicsNamespace } from "../src/host/emulator/graphics";
 
 /** The ESP32 region (storage-fixtures.ts), as a board profile's petRegion. */
 export const REGION = ESP32_REGION;
 
+/**
+ * A board as the firmware gets it: the profile's fields, plus petLayout derived from petRegion the
+ * way the build derives it (unless `extra` brings its own).
+ */
 export function testBoard(extra?: Partial<PetBoard>): PetBoard {
-  return Object.assign(
+  const board = Object.assign(
     {
       name: "test board",
       petRegion: REGION,
@@ -27,6 +31,8 @@ export function testBoard(extra?: Partial<PetBoard>): PetBoard {
     },
     extra ?? {},
   );
+  const r = board.petRegion;
+  return Object.assign({ petLayout: computeLayout({ address: r.address, size: r.size, sectorSize: r.pageSize }, r.pageSize).layout! }, board);
 }
 
 export function newFlash(seed?: number): NorFlashSim {
@@ -39,7 +45,8 @@ export function newFlash(seed?: number): NorFlashSim {
  */
 export function plainSlotLog(sim: NorFlashSim): SlotLog {
   return createSlotLog({
-    flash: flashFromEspruino(rawFlashOver(sim), REGION.pageSize),
+    device: rawFlashOver(sim),
+    pageSize: REGION.pageSize,
     address: REGION.address,
     size: REGION.size,
     sectorSize: REGION.pageSize,

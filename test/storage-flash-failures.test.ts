@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { FailureMode, NorFlashSim } from "../src/storage/norFlashSim";
-import { flashFromEspruino } from "../src/platform/flashAdapter";
+import { deviceFlash, thrownStatus } from "../src/storage/flash";
 import { createSlotLog } from "../src/storage/slotLog";
+import { computeLayout } from "../src/storage/regionLayout";
 import { SMALL, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 
 const OPS: ("read" | "write" | "erase")[] = ["read", "write", "erase"];
@@ -105,7 +106,7 @@ describe("flash failures become statuses", () => {
     }
   });
 
-  it("the Espruino adapter turns a throwing Flash module into statuses", () => {
+  it("a throwing Flash module (Espruino's shape, called directly) becomes statuses", () => {
     const throwing = {
       read(): Uint8Array {
         throw new Error("boom");
@@ -117,52 +118,76 @@ describe("flash failures become statuses", () => {
         throw new Error("boom");
       },
     };
-    const flash = flashFromEspruino(throwing, 512);
-    expect(flash.read(4, 0).status).toBe("read-failed");
-    expect(flash.write(new Uint8Array(4), 0)).toBe("write-failed");
-    expect(flash.erasePage(0)).toBe("erase-failed");
-    const r = createSlotLog({ flash, address: 0, size: 2048, sectorSize: 512, isValidPayload: crcValid });
-    expect(r.log?.load().status).toBe("read-failed");
-    expect(r.log?.save(makePayload(1)).status).toBe("read-failed");
+    const r = createSlotLog({ device: throwing, pageSize: 512, address: 0, size: 2048, sectorSize: 512, isValidPayload: crcValid });
+    const boot = r.log!.load();
+    expect(boot.status).toBe("read-failed");
+    expect(boot.flashStatus).toBe("read-failed");
+    expect(r.log!.save(makePayload(1)).status).toBe("read-failed");
   });
 
-  it("the Espruino adapter over a working Flash-like module saves and loads", () => {
+  it("a Flash module whose writes or erases throw: write-failed / erase-failed, the old save kept", () => {
+    for (const op of ["write", "erasePage"] as const) {
+      const { sim } = withSaves(3);
+      const dev = deviceFlash(sim);
+      let failing = false;
+      const mod = {
+        read: (n: number, a: number) => dev.read(n, a),
+        write: (d: Uint8Array, a: number) => {
+          if (failing && op === "write") throw new Error("boom");
+          dev.write(d, a);
+        },
+        erasePage: (a: number) => {
+          if (failing && op === "erasePage") throw new Error("boom");
+          dev.erasePage(a);
+        },
+      };
+      const log = createSlotLog({ ...SMALL, device: mod, pageSize: 512, isValidPayload: crcValid }).log!;
+      expect(log.load().status).toBe("ok");
+      failing = true;
+      // Enough saves to need a new sector, so the erase is reached too.
+      let status = "ok";
+      for (let i = 0; i < 12 && status === "ok"; i++) status = log.save(makePayload(100 + i)).status;
+      expect(status).toBe(op === "write" ? "write-failed" : "erase-failed");
+      const after = openLog(sim, SMALL).load();
+      expect(after.status).toBe("ok");
+      expect(crcValid(after.payload!)).toBe(true);
+    }
+  });
+
+  it("a working Flash-like module in Espruino's shape saves and loads", () => {
     const sim = newSim(SMALL, { strict: true });
     const raw = {
       read: (length: number, addr: number) => sim.read(length, addr).bytes as Uint8Array,
       write: (data: Uint8Array, addr: number) => void sim.write(data, addr),
       erasePage: (addr: number) => void sim.erasePage(addr),
     };
-    const r = createSlotLog({ ...SMALL, flash: flashFromEspruino(raw, 512), isValidPayload: crcValid });
+    const r = createSlotLog({ ...SMALL, device: raw, pageSize: 512, isValidPayload: crcValid });
     const p = makePayload(77);
     expect(r.log?.save(p).status).toBe("ok");
     expect(sameBytes(r.log?.load().payload ?? null, p)).toBe(true);
   });
 
-  it("the Espruino adapter hands read, write and erasePage integer addresses", () => {
-    // On the interpreter an integral address can be held as a double (a division made it), and
-    // Flash.erasePage throws for one. Node has no such distinction, so a boxed Number stands in for
-    // the double here: numerically integral but not a primitive integer until the adapter converts it.
-    const seen: { op: string; addr: unknown }[] = [];
-    function note(op: string, addr: unknown): void {
-      seen.push({ op, addr });
-      if (typeof addr !== "number" || (addr | 0) !== addr) throw new Error("Address should be an integer");
+  it("deviceFlash carries the simulator's own status through the throw", () => {
+    const sim = newSim(SMALL);
+    sim.injectFailure({ op: "read", mode: "status", after: 0, count: 1 });
+    let thrown: unknown = null;
+    try {
+      deviceFlash(sim).read(4, SMALL.address);
+    } catch (e) {
+      thrown = e;
     }
-    const fake = {
-      read: (length: number, addr: number) => (note("read", addr), new Uint8Array(length)),
-      write: (_data: Uint8Array, addr: number) => note("write", addr),
-      erasePage: (addr: number) => note("erasePage", addr),
-    };
-    const flash = flashFromEspruino(fake, 4096);
-    const asDouble = (n: number) => new Number(n) as unknown as number;
-    expect(flash.read(4, asDouble(0x310000)).status).toBe("ok");
-    expect(flash.write(new Uint8Array(4), asDouble(0x310004))).toBe("ok");
-    expect(flash.erasePage(asDouble(0x31f000))).toBe("ok");
-    expect(seen).toEqual([
-      { op: "read", addr: 0x310000 },
-      { op: "write", addr: 0x310004 },
-      { op: "erasePage", addr: 0x31f000 },
-    ]);
+    expect(thrownStatus(thrown, "write-failed")).toBe("read-failed");
+    expect(thrownStatus(new Error("Espruino's own"), "erase-failed")).toBe("erase-failed");
+    expect(thrownStatus({ flashStatus: "power-lost" }, "read-failed")).toBe("power-lost");
+  });
+
+  it("a layout handed in must match the region", () => {
+    const sim = newSim(SMALL);
+    const layout = computeLayout(SMALL).layout!;
+    expect(createSlotLog({ ...SMALL, flash: sim, layout, isValidPayload: crcValid }).status).toBe("ok");
+    const moved = createSlotLog({ ...SMALL, address: SMALL.address + 512, flash: sim, layout, isValidPayload: crcValid });
+    expect(moved.status).toBe("bad-config");
+    expect(moved.message).toMatch(/layout/);
   });
 
   it("a validity check that throws counts as invalid and does not escape", () => {

@@ -2,7 +2,7 @@
  * Bench probe, bundled like the firmware (buildFirmware with this entry, board boards/linux.json) and
  * kept in Storage beside the firmware by scripts/bench/firmware.ts, which evaluates it from there in
  * the same interpreter process. It publishes one global, `benchRestore(wallMs)`: the firmware's store
- * restore path exactly as boot takes it, `openPetStore(require("Flash"), board.petRegion)` then
+ * restore path exactly as boot takes it, `openPetStore(require("Flash"), board.petRegion, board.petLayout)` then
  * `.restore(wallMs)` (slot log scan over the device flash + decode). Not part of the firmware.
  */
 import board from "virtual:board-profile";
@@ -13,7 +13,7 @@ declare const require: (name: string) => unknown;
 declare const global: { [name: string]: unknown };
 
 global["benchRestore"] = function (wallMs: number): unknown {
-  const opened = openPetStore(require("Flash") as RawFlash, board.petRegion);
+  const opened = openPetStore(require("Flash") as RawFlash, board.petRegion, board.petLayout);
   if (opened.store === null) return { loaded: null, status: opened.status, reason: "store did not open" };
   return opened.store.restore(wallMs);
 };

@@ -52,7 +52,7 @@ const OPS: { name: string; floor: string | null; what: string }[] = [
   { name: "storageWrite", floor: "floorSave", what: "require(\"Storage\").write of an 84-byte file" },
   { name: "storageRead", floor: "floorRestore", what: "require(\"Storage\").readArrayBuffer of it" },
   { name: "petSave", floor: "floorSave", what: "pet.save() after an untimed pet.interact()" },
-  { name: "petRestore", floor: "floorRestore", what: "openPetStore(require(\"Flash\"), board.petRegion).restore(wallMs)" },
+  { name: "petRestore", floor: "floorRestore", what: "openPetStore(require(\"Flash\"), board.petRegion, board.petLayout).restore(wallMs)" },
   { name: "petStatus", floor: "floorEncode", what: "pet.status()" },
   { name: "petExportHex", floor: "floorEncode", what: "pet.exportHex()" },
   { name: "petInteract", floor: null, what: "pet.interact()" },

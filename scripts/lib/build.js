@@ -67,6 +67,28 @@ async function loadChecker() {
   return checkerPromise;
 }
 
+let layoutPromise = null;
+/** computeLayout from src/storage/regionLayout.ts, loaded through tsx once per process. */
+async function loadComputeLayout() {
+  if (!layoutPromise) {
+    layoutPromise = tsImport(join(ROOT, "src", "storage", "regionLayout.ts"), import.meta.url).then((m) => m.computeLayout);
+  }
+  return layoutPromise;
+}
+
+/**
+ * The slot log's layout for the profile's petRegion (one log sector per flash page, as
+ * firmware/store.ts opens it), which the bundle carries as the profile's `petLayout` so that the
+ * device does not derive it at every boot. Derived by the same computeLayout the store would run.
+ */
+export async function deviceLayout(profile) {
+  const computeLayout = await loadComputeLayout();
+  const r = profile.petRegion;
+  const result = computeLayout({ address: r.address, size: r.size, sectorSize: r.pageSize }, r.pageSize);
+  if (result.status !== "ok") throw new BoardProfileError("petRegion", [result.message]);
+  return result.layout;
+}
+
 /** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
 export function boardFromEnv(env = process.env) {
   return env.BOARD ? fromRoot(env.BOARD) : DEFAULT_BOARD;
@@ -145,7 +167,7 @@ function rollupInput(entry, tsconfig, profile, warnings) {
  */
 export const TERSER_OPTIONS = {
   ecma: 5,
-  compress: { hoist_funs: true, hoist_vars: true, passes: 2 },
+  compress: { hoist_funs: true, hoist_vars: true, passes: 2, inline: 1, reduce_funcs: false },
   mangle: { properties: { regex: /_$/ } },
   format: { ascii_only: true, comments: false },
 };
@@ -175,7 +197,8 @@ export async function buildFirmware(options = {}) {
   }
   let bundle;
   try {
-    bundle = await rollup(rollupInput(entry, tsconfig, profile, warnings));
+    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) });
+    bundle = await rollup(rollupInput(entry, tsconfig, embedded, warnings));
   } finally {
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   }

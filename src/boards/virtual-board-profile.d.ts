@@ -1,8 +1,9 @@
 /**
  * The board profile chosen at build time (env BOARD, see scripts/lib/build.js), checked with
- * checkBoardProfile and inlined into the bundle by the build's virtual-module plugin.
+ * checkBoardProfile and inlined into the bundle by the build's virtual-module plugin, with the slot
+ * log's layout for its petRegion added as `petLayout` (deviceLayout in the build).
  */
 declare module "virtual:board-profile" {
-  const profile: import("./boardProfile").BoardProfile;
+  const profile: import("./boardProfile").BoardProfile & { petLayout: import("../storage/regionLayout").RegionLayout };
   export default profile;
 }

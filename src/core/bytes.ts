@@ -17,6 +17,7 @@ interface EspruinoBytes {
   sum?: (data: Uint8Array) => number;
   toString?: (data: Uint8Array) => string;
   mapInPlace?: (from: Uint8Array, to: Uint8Array, map: number[] | Uint8Array, bitsPerElement?: number) => void;
+  toUint8Array?: (parts: Uint8Array[]) => Uint8Array;
 }
 // Module-local ambient name: the interpreter's global `E` at run time, or undefined.
 declare const E: EspruinoBytes | undefined;
@@ -63,6 +64,32 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   }
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * Each byte looked up in a 256-entry table, as a string of the table's values (one character a
+ * byte): a byte class per position that the string's native indexOf/lastIndexOf can then search.
+ */
+export function byteKinds(bytes: Uint8Array, table: Uint8Array): string {
+  if (typeof E !== "undefined" && E && typeof E.mapInPlace === "function" && typeof E.toString === "function") {
+    const mapped = new Uint8Array(bytes.length);
+    E.mapInPlace(bytes, mapped, table);
+    const text = E.toString(mapped);
+    if (typeof text === "string" && text.length === bytes.length) return text;
+  }
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(table[bytes[i] as number] as number);
+  return s;
+}
+
+/** The arrays one after another in one new array (E.toUint8Array on Espruino). */
+export function joinBytes(parts: Uint8Array[]): Uint8Array {
+  if (typeof E !== "undefined" && E && typeof E.toUint8Array === "function" && typeof E.sum === "function") return E.toUint8Array(parts);
+  let n = 0;
+  for (let i = 0; i < parts.length; i++) n += (parts[i] as Uint8Array).length;
+  const out = new Uint8Array(n);
+  for (let i = 0, at = 0; i < parts.length; at += (parts[i] as Uint8Array).length, i++) out.set(parts[i] as Uint8Array, at);
+  return out;
 }
 
 /** The ASCII codes of "0123456789abcdef", for E.mapInPlace. */

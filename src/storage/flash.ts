@@ -103,3 +103,53 @@ export function isFlashStatus(s: unknown): s is FlashStatus {
   for (let i = 0; i < FLASH_STATUSES.length; i++) if (FLASH_STATUSES[i] === s) return true;
   return false;
 }
+
+/**
+ * Espruino's own Flash shape, which the slot log calls directly: `read` answers the bytes, `write`
+ * and `erasePage` answer nothing, and a failure throws. On the device this is `require("Flash")`
+ * itself: no adapter sits between the log and the flash, because inside the interpreter a wrapper
+ * around every flash call costs several times the call (docs/firmware.md, "Speed on the
+ * interpreter"). The log catches every throw and reports it as a status.
+ */
+export interface DeviceFlash {
+  read(length: number, address: number): Uint8Array;
+  write(data: Uint8Array, address: number): void;
+  erasePage(address: number): void;
+}
+
+/** What a call of `deviceFlash(flash)` throws: the status the wrapped Flash answered. */
+export interface FlashFailure {
+  flashStatus: FlashStatus;
+}
+
+/**
+ * A status-answering Flash (the simulator, a region image) in the device's shape: every status
+ * but "ok", a short read or a throw becomes a throw the log turns back into the same status
+ * (thrownStatus), so the log answers exactly what it would have answered over the Flash itself.
+ */
+export function deviceFlash(flash: Flash): DeviceFlash {
+  return {
+    read: function (length: number, address: number): Uint8Array {
+      const r = safeRead(flash, length, address);
+      if (r.bytes === null) throw { flashStatus: r.status } as FlashFailure;
+      return r.bytes;
+    },
+    write: function (data: Uint8Array, address: number): void {
+      const s = safeWrite(flash, data, address);
+      if (s !== "ok") throw { flashStatus: s } as FlashFailure;
+    },
+    erasePage: function (address: number): void {
+      const s = safeErase(flash, address);
+      if (s !== "ok") throw { flashStatus: s } as FlashFailure;
+    },
+  };
+}
+
+/**
+ * The status behind a throw from a DeviceFlash call: the one deviceFlash carried, or `fallback`
+ * (the failed operation's own status) for anything else, such as Espruino's own errors.
+ */
+export function thrownStatus(e: unknown, fallback: FlashStatus): FlashStatus {
+  const s = e !== null && typeof e === "object" ? (e as FlashFailure).flashStatus : undefined;
+  return s !== "ok" && isFlashStatus(s) ? s : fallback;
+}

@@ -13,7 +13,7 @@
  * n is the largest count that fits; with 4096-byte sectors and 84-byte payloads it is 48
  * (12 + 48 + 48 * 84 = 4092 bytes), the most 84-byte payloads a 4 KiB sector can hold at all.
  */
-import { allErased, tableSum } from "../core/bytes";
+import { allErased, byteKinds, tableSum } from "../core/bytes";
 
 export { allErased };
 
@@ -54,6 +54,12 @@ export interface RegionLayout {
   slotsOffset: number;
   /** The header's first four bytes ("PL", layout version, payload length) read as a little-endian u32. */
   headerMagic: number;
+  /**
+   * The absolute address of every sector's sequence word (header offset 4), in sector order: the
+   * boot reads them all in one native map (SlotLog). Part of the layout so that a device build can
+   * carry it ready-made instead of computing it at every boot.
+   */
+  seqAddresses: number[];
 }
 
 export interface LayoutResult {
@@ -99,6 +105,8 @@ export function computeLayout(p: RegionParams, flashPageSize?: number): LayoutRe
   while (n > 0 && HEADER_SIZE + align4(n) + n * payloadLength > p.sectorSize) n--;
   if (n < 1) return bad("sector size too small for one payload slot");
   const marksSize = align4(n);
+  const seqAddresses: number[] = [];
+  for (let i = 0; i < sectorCount; i++) seqAddresses.push(p.address + i * p.sectorSize + 4);
   return {
     status: "ok",
     message: "ok",
@@ -113,6 +121,7 @@ export function computeLayout(p: RegionParams, flashPageSize?: number): LayoutRe
       marksSize: marksSize,
       slotsOffset: HEADER_SIZE + marksSize,
       headerMagic: (MAGIC_0 | (MAGIC_1 << 8) | (LAYOUT_VERSION << 16) | (payloadLength << 24)) >>> 0,
+      seqAddresses: seqAddresses,
     },
   };
 }
@@ -218,21 +227,29 @@ export function orderNewestFirst(order: number[], seqs: number[]): void {
   }
 }
 
+/** Mark classes for markKinds: 0 erased, 1 committed (exactly MARK_COMMITTED), 2 set otherwise. */
+const MARK_KIND = new Uint8Array(256);
+MARK_KIND.fill(2);
+MARK_KIND[ERASED] = 0;
+MARK_KIND[MARK_COMMITTED] = 1;
+
 /**
- * Index of the highest committed slot (mark not 0xFF) in a sector's marks, -1 when none. "Every mark
- * from i on is erased" holds for each i past the last set mark and for none before it, so a binary
- * search over i finds it with about log2(n) native sums (allErased) instead of a walk down from the
- * top, which costs a loop step per blank slot inside the interpreter.
+ * A sector's marks as one character each: "\x00" erased, "\x01" committed, "\x02" set but not
+ * exactly MARK_COMMITTED (a weak or partial write, which commits all the same). One native pass on
+ * Espruino; the answers below are then native string searches.
  */
+export function markKinds(marks: Uint8Array): string {
+  return byteKinds(marks, MARK_KIND);
+}
+
+/** Index of the highest set mark in markKinds' string, -1 when none is set. */
+export function lastSet(kinds: string): number {
+  return Math.max(kinds.lastIndexOf("\x01"), kinds.lastIndexOf("\x02"));
+}
+
+/** Index of the highest committed slot (mark not 0xFF) in a sector's marks, -1 when none. */
 export function lastCommitted(marks: Uint8Array): number {
-  let lo = 0;
-  let hi = marks.length; // the marks from hi on are all erased; the answer is in lo - 1 .. hi - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (allErased(marks.subarray(mid))) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo - 1;
+  return lastSet(markKinds(marks));
 }
 
 /** 1 for a mark value that is set but not exactly MARK_COMMITTED (weakly or partly programmed), else 0. */

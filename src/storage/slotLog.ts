@@ -22,31 +22,43 @@
  * can: once per boot unless something outside the power-cut model damaged the newest slot, and
  * never more than `maxBootChecks` times.
  *
- * Every operation answers one shape, LogResult; nothing throws, even when the flash adapter does.
+ * Every operation answers one shape, LogResult; nothing throws, even when the flash does. The log
+ * calls the flash in Espruino's own shape (DeviceFlash: answers or throws), which on the device is
+ * require("Flash") itself; a status-answering Flash (the simulator) is wrapped into that shape.
  * Runs on Espruino: a class without `extends`, no Map/Set, functions defined before use, and few
  * calls on the save path (each call re-reads the callee's text inside the interpreter).
  */
-import { Flash, FlashStatus, isFlashStatus, safeErase, safeRead, safeWrite } from "./flash";
+import { DeviceFlash, Flash, FlashStatus, deviceFlash, thrownStatus } from "./flash";
 import {
   ERASED,
   HEADER_SIZE,
   MARK_COMMITTED,
   RegionLayout,
   RegionParams,
+  lastSet,
+  markKinds,
   computeLayout,
   HEADER_ERASED,
   decodeHeader,
   encodeHeader,
   headerSeqAt,
-  countPartlySet,
-  lastCommitted,
   orderNewestFirst,
   seqNewer,
 } from "./regionLayout";
-import { allErased, bytesEqual } from "../core/bytes";
+import { allErased, bytesEqual, joinBytes } from "../core/bytes";
 
 export interface SlotLogConfig extends RegionParams {
-  flash: Flash;
+  /** A status-answering flash (the simulator, a region image file); or else `device`. */
+  flash?: Flash;
+  /** The flash in Espruino's shape, called directly (on the device: require("Flash")); needs `pageSize`. */
+  device?: DeviceFlash;
+  /** The erase page of `device` (a Flash brings its own). */
+  pageSize?: number;
+  /**
+   * The layout computeLayout gives for these parameters, when the caller has it ready (a device
+   * build carries it so the boot does not derive it); checked to match the parameters, not recomputed.
+   */
+  layout?: RegionLayout;
   /**
    * The caller's validity check for a stored payload; each call is counted. It accepts a payload by
    * answering true, or an object: whatever it worked out while checking (the firmware's check
@@ -130,6 +142,14 @@ const MAX_VERIFY_FAILURES = 2;
 /** Bytes of the header's magic word ("PL", layout version, payload length). */
 const MAGIC_SIZE = 4;
 /** Wording shared by every commit-unknown result: what the caller may and may not assume. */
+/** The commit mark's value, as the one byte a commit programs (never written to: shared). */
+const MARK_BYTES = new Uint8Array([MARK_COMMITTED]);
+/** A save's count of rare events, made only when one happens. */
+interface SaveProgress {
+  erased: boolean;
+  opens: number;
+  verifyFailures: number;
+}
 const MAY_BE_NEWEST = ": this save may or may not be the one the next boot returns (save again to be sure)";
 
 /** A result with nothing located; `checks` for loads that gave up after checking. */
@@ -145,17 +165,25 @@ const STEP_OK: LogResult = fail("ok", "ok", "ok");
 /** What a step answers when the save should go round its loop again (internal, like STEP_OK). */
 const RETRY: LogResult = fail("ok", "retry", "ok");
 
-/** Sector headers as the boot reads them: valid ones newest first, every sequence number, erased count. */
+/**
+ * Sector headers as the boot reads them: valid ones newest first, every sequence number, erased
+ * count. `partial` marks the quick scan's answer, which knows only the newest sector (`order` holds
+ * it alone, `seqs` only its number): whoever needs an older sector scans in full first.
+ */
 interface HeaderScan {
   status: FlashStatus;
   order: number[];
   seqs: number[];
   erasedCount: number;
+  partial: boolean;
 }
+
+/** Whether this machine stores a 32-bit word low byte first, as the flash does (then the quick scan can read words). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class SlotLog {
   readonly layout: RegionLayout;
-  private readonly flash_: Flash;
+  private readonly dev_: DeviceFlash;
   /** The flash's erase page: a sector spanning several pages is erased page by page. */
   private readonly pageSize_: number;
   private readonly isValidPayload_: (payload: Uint8Array) => boolean | object;
@@ -188,10 +216,10 @@ export class SlotLog {
   /** The adopted newest sector has no committed slot: program its header again before writing into it. */
   private refreshHeader_!: boolean;
 
-  constructor(layout: RegionLayout, config: SlotLogConfig) {
+  constructor(layout: RegionLayout, config: SlotLogConfig, dev: DeviceFlash, pageSize: number) {
     this.layout = layout;
-    this.flash_ = config.flash;
-    this.pageSize_ = config.flash.pageSize;
+    this.dev_ = dev;
+    this.pageSize_ = pageSize;
     this.isValidPayload_ = config.isValidPayload;
     this.maxBootChecks_ = config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks;
     this.initialSequence_ = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
@@ -219,26 +247,18 @@ export class SlotLog {
   // ---- Reading where the log stands (no writes) -------------------------------------------------
 
   /**
-   * Reads every sector header (12 bytes each) and orders the valid ones newest first. The boot's
-   * longest loop, so the reads go straight to the flash inside one try (a throw is "read-failed",
-   * as safeRead would say), into one buffer that is then judged word by word (headerSeqAt).
+   * Reads every sector header (12 bytes each) and orders the valid ones newest first: the exact
+   * answer whatever the flash holds. The boot usually needs only the newest sector, which
+   * scanQuick_ finds for a fraction of the cost; this runs when it cannot, or when an older sector
+   * is needed. The headers go into one buffer that is then judged word by word (headerSeqAt).
    */
   private scanHeaders_(): HeaderScan {
     const l = this.layout;
-    const flash = this.flash_;
     const all = new Uint8Array(l.sectorCount * HEADER_SIZE);
     try {
-      for (let i = 0, at = l.address; i < l.sectorCount; i++, at += l.sectorSize) {
-        const r = flash.read(HEADER_SIZE, at);
-        const h = r && r.status === "ok" ? r.bytes : null;
-        if (!(h instanceof Uint8Array) || h.length !== HEADER_SIZE) {
-          const status = r && r.status !== "ok" && isFlashStatus(r.status) ? r.status : "read-failed";
-          return { status: status, order: [], seqs: [], erasedCount: 0 };
-        }
-        all.set(h, i * HEADER_SIZE);
-      }
+      for (let i = 0, at = l.address; i < l.sectorCount; i++, at += l.sectorSize) all.set(this.dev_.read(HEADER_SIZE, at), i * HEADER_SIZE);
     } catch (e) {
-      return { status: "read-failed", order: [], seqs: [], erasedCount: 0 };
+      return { status: thrownStatus(e, "read-failed"), order: [], seqs: [], erasedCount: 0, partial: false };
     }
     const dv = new DataView(all.buffer);
     const order: number[] = [];
@@ -251,44 +271,75 @@ export class SlotLog {
       else if (seq === HEADER_ERASED) erasedCount++;
     }
     orderNewestFirst(order, seqs);
-    return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount };
+    return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount, partial: false };
+  }
+
+  /**
+   * The newest sector in a few native calls, or null when only the full scan can tell. Every
+   * sector's sequence word is read by one native map, and the largest taken. When every word, read
+   * as a signed 32-bit number, is -1 (0xFFFFFFFF: erased, say) or lies in 0 .. 2^31 - 1, the
+   * largest one is newer than every other in serial order (seqNewer), so the first sector holding
+   * it is the answer orderNewestFirst gives, provided its header is valid: that one header is
+   * checked exactly. Otherwise (no log yet, numbers past 2^31, a torn header holding the largest
+   * word) the answer is null and the full scan decides, so the quick path never answers differently.
+   * A read that fails is the boot's failure, as it is in the full scan.
+   */
+  private scanQuick_(): HeaderScan | null {
+    const l = this.layout;
+    if (!LITTLE_ENDIAN) return null;
+    let h: Uint8Array;
+    let top: number;
+    let first: number;
+    try {
+      const words = new Int32Array(joinBytes(l.seqAddresses.map(this.dev_.read.bind(this.dev_, 4))).buffer);
+      top = Math.max.apply(null, words as unknown as number[]);
+      if (!(top >= 0) || Math.min.apply(null, words as unknown as number[]) < -1) return null;
+      first = words.indexOf(top);
+      h = this.dev_.read(HEADER_SIZE, l.address + first * l.sectorSize);
+    } catch (e) {
+      return { status: thrownStatus(e, "read-failed"), order: [], seqs: [], erasedCount: 0, partial: false };
+    }
+    if (headerSeqAt(l, new DataView(h.buffer, h.byteOffset, HEADER_SIZE), 0) !== top) return null;
+    const seqs: number[] = [];
+    seqs[first] = top;
+    return { status: "ok", order: [first], seqs: seqs, erasedCount: 0, partial: true };
   }
 
   /** The commit marks of sector `i`, or null on a read failure. */
   private readMarks_(i: number): Uint8Array | null {
     const l = this.layout;
-    const r = safeRead(this.flash_, l.slotsPerSector, l.address + i * l.sectorSize + l.marksOffset);
-    return r.status === "ok" ? r.bytes : null;
+    try {
+      return this.dev_.read(l.slotsPerSector, l.address + i * l.sectorSize + l.marksOffset);
+    } catch (e) {
+      return null;
+    }
   }
 
   /**
    * Notes for strengthen() the marks of sector `i` that are set but not exactly 0x00 (a write cut
-   * short, or bits programmed weakly: they count as committed already), and the mark of `slot`
-   * whatever it reads (a weak cell can read 0x00 now and 0xFF later). `slot` below 0 adds only the former.
+   * short, or bits programmed weakly: they count as committed already), found in the sector's
+   * markKinds string, and the mark of `slot` whatever it reads (a weak cell can read 0x00 now and
+   * 0xFF later). `kinds` null adds only the latter, `slot` below 0 only the former.
    */
-  private noteWeakMarks_(i: number, marks: Uint8Array | null, slot: number): void {
+  private noteWeakMarks_(i: number, kinds: string | null, slot: number): void {
     const l = this.layout;
     const base = l.address + i * l.sectorSize + l.marksOffset;
-    if (marks !== null && countPartlySet(marks) > 0) {
-      for (let k = 0; k < marks.length; k++) {
-        const m = marks[k] as number;
-        if (m !== ERASED && m !== MARK_COMMITTED) this.weakMarks_.push(base + k);
-      }
-    }
+    if (kinds !== null) for (let k = kinds.indexOf("\x02"); k >= 0; k = kinds.indexOf("\x02", k + 1)) this.weakMarks_.push(base + k);
     if (slot >= 0 && this.weakMarks_.indexOf(base + slot) < 0) this.weakMarks_.push(base + slot);
   }
 
   /**
-   * Takes over the log as found: where to write next, which sector to protect. `newestMarks` null
-   * (or no valid header in `scan`) means there is no log yet. The weak marks were noted already.
+   * Takes over the log as found: where to write next, which sector to protect. `newestLast` is the
+   * newest sector's highest set mark (-1: none); null (or no valid header in `scan`) means there is
+   * no log yet. The weak marks were noted already.
    */
-  private adopt_(scan: HeaderScan, newestMarks: Uint8Array | null, protectedSector: number): void {
-    if (scan.order.length === 0 || newestMarks === null) {
+  private adopt_(scan: HeaderScan, newestLast: number | null, protectedSector: number): void {
+    if (scan.order.length === 0 || newestLast === null) {
       this.clearPosition_();
     } else {
       this.newest_ = scan.order[0] as number;
       this.newestSeq_ = scan.seqs[this.newest_] as number;
-      const last = lastCommitted(newestMarks);
+      const last = newestLast;
       this.nextSlot_ = last + 1;
       this.refreshHeader_ = last < 0;
       this.protectedSector_ = protectedSector;
@@ -327,49 +378,61 @@ export class SlotLog {
     let checks = 0;
     this.known_ = false;
     this.weakMarks_ = [];
-    const scan = this.scanHeaders_();
+    let scan = this.scanQuick_();
+    if (scan === null) scan = this.scanHeaders_();
     if (scan.status !== "ok") return fail("read-failed", "could not read a sector header (" + scan.status + ")", scan.status);
     if (scan.order.length === 0) {
       this.adopt_(scan, null, -1);
       if (scan.erasedCount === l.sectorCount) return fail("empty", "the region is erased: nothing was saved yet", "ok");
       return fail("no-log", "no sector carries a valid slot-log header: the region holds foreign or damaged data", "ok");
     }
-    let newestMarks: Uint8Array | null = null;
+    let newestLast: number | null = null;
     // The sector of the newest committed slot, whatever its check says: protected when nothing passes.
     let firstCommitted = -1;
     let committedSeen = 0;
-    for (let k = 0; k < scan.order.length; k++) {
+    for (let k = 0; ; k++) {
+      if (k === 1 && scan.partial) {
+        // Past the newest sector: the older ones need the full scan (its newest is the same sector).
+        scan = this.scanHeaders_();
+        if (scan.status !== "ok") return fail("read-failed", "could not read a sector header (" + scan.status + ")", scan.status, checks);
+      }
+      if (k >= scan.order.length) break;
       const sector = scan.order[k] as number;
       const marks = this.readMarks_(sector);
       if (marks === null) return fail("read-failed", "could not read the commit marks of sector " + sector, "read-failed", checks);
-      const last = lastCommitted(marks);
+      const kinds = markKinds(marks);
+      const last = lastSet(kinds);
       if (k === 0) {
-        newestMarks = marks;
-        this.noteWeakMarks_(sector, marks, last);
+        newestLast = last;
+        this.noteWeakMarks_(sector, kinds, last);
       }
       for (let slot = last; slot >= 0; slot--) {
         if (marks[slot] === ERASED) continue;
         committedSeen++;
         if (firstCommitted < 0) firstCommitted = sector;
         if (checks >= this.maxBootChecks_) {
-          this.adopt_(scan, newestMarks, firstCommitted);
+          this.adopt_(scan, newestLast, firstCommitted);
           return fail("no-valid-save", "gave up after " + this.maxBootChecks_ + " committed slots failed the validity check", "ok", checks);
         }
-        const r = safeRead(this.flash_, l.payloadLength, l.address + sector * l.sectorSize + l.slotsOffset + slot * l.payloadLength);
-        if (r.status !== "ok" || r.bytes === null) return fail("read-failed", "could not read slot " + slot + " of sector " + sector, r.status, checks);
+        let payload: Uint8Array;
+        try {
+          payload = this.dev_.read(l.payloadLength, l.address + sector * l.sectorSize + l.slotsOffset + slot * l.payloadLength);
+        } catch (e) {
+          return fail("read-failed", "could not read slot " + slot + " of sector " + sector, thrownStatus(e, "read-failed"), checks);
+        }
         checks++;
-        const answer = this.check_(r.bytes);
+        const answer = this.check_(payload);
         if (answer !== null) {
           // The mark this boot's answer rests on, and (for an older sector) its other weak marks.
-          this.noteWeakMarks_(sector, k !== 0 ? marks : null, slot);
-          this.adopt_(scan, newestMarks, sector);
+          this.noteWeakMarks_(sector, k !== 0 ? kinds : null, slot);
+          this.adopt_(scan, newestLast, sector);
           const seq = scan.seqs[sector] as number;
           const accepted = answer === true ? null : answer;
-          return { status: "ok", message: "ok", flashStatus: "ok", payload: r.bytes, checks: checks, accepted: accepted, sector: sector, slot: slot, seq: seq, erased: false };
+          return { status: "ok", message: "ok", flashStatus: "ok", payload: payload, checks: checks, accepted: accepted, sector: sector, slot: slot, seq: seq, erased: false };
         }
       }
     }
-    this.adopt_(scan, newestMarks, firstCommitted);
+    this.adopt_(scan, newestLast, firstCommitted);
     // No set mark in any valid sector means no save ever committed (docs/storage.md, "Booting").
     if (committedSeen === 0) return fail("no-committed-save", "the log has sectors but no committed save", "ok", checks);
     return fail("no-valid-save", committedSeen + " committed slots failed the validity check", "ok", checks);
@@ -382,28 +445,70 @@ export class SlotLog {
    */
   private findPosition_(): FlashStatus {
     this.weakMarks_ = [];
-    const scan = this.scanHeaders_();
+    let scan = this.scanQuick_();
+    if (scan === null) scan = this.scanHeaders_();
     if (scan.status !== "ok") return scan.status;
     if (scan.order.length === 0) {
       this.adopt_(scan, null, -1);
       return "ok";
     }
-    let newestMarks: Uint8Array | null = null;
+    let newestLast: number | null = null;
     let protectedSector = -1;
-    for (let k = 0; k < scan.order.length && protectedSector < 0; k++) {
+    for (let k = 0; protectedSector < 0; k++) {
+      if (k === 1 && scan.partial) {
+        scan = this.scanHeaders_();
+        if (scan.status !== "ok") return scan.status;
+      }
+      if (k >= scan.order.length) break;
       const sector = scan.order[k] as number;
       const marks = this.readMarks_(sector);
       if (marks === null) return "read-failed";
-      const last = lastCommitted(marks);
-      if (k === 0) newestMarks = marks;
-      if (k === 0 || last >= 0) this.noteWeakMarks_(sector, marks, last);
+      const kinds = markKinds(marks);
+      const last = lastSet(kinds);
+      if (k === 0) newestLast = last;
+      if (k === 0 || last >= 0) this.noteWeakMarks_(sector, kinds, last);
       if (last >= 0) protectedSector = sector;
     }
-    this.adopt_(scan, newestMarks, protectedSector);
+    this.adopt_(scan, newestLast, protectedSector);
     return "ok";
   }
 
   // ---- Writing -----------------------------------------------------------------------------------
+
+  /** One read as a status and the bytes, for the rare paths (the save's common path calls the flash inline). */
+  private read_(length: number, address: number): { status: FlashStatus; bytes: Uint8Array | null } {
+    try {
+      return { status: "ok", bytes: this.dev_.read(length, address) };
+    } catch (e) {
+      return { status: thrownStatus(e, "read-failed"), bytes: null };
+    }
+  }
+
+  /** One byte of the flash, or -1 when the read fails. */
+  private readByte_(address: number): number {
+    const r = this.read_(1, address);
+    return r.bytes === null ? -1 : (r.bytes[0] as number);
+  }
+
+  /** One write: "ok" or the failure status. */
+  private write_(data: Uint8Array, address: number): FlashStatus {
+    try {
+      this.dev_.write(data, address);
+      return "ok";
+    } catch (e) {
+      return thrownStatus(e, "write-failed");
+    }
+  }
+
+  /** One page erase: "ok" or the failure status. */
+  private erase_(address: number): FlashStatus {
+    try {
+      this.dev_.erasePage(address);
+      return "ok";
+    } catch (e) {
+      return thrownStatus(e, "erase-failed");
+    }
+  }
 
   /**
    * Programs the header of `sector` for sequence number `seq` and reads it back. `what` names the
@@ -413,9 +518,9 @@ export class SlotLog {
   private programHeader_(sector: number, seq: number, what: string): LogResult {
     const header = encodeHeader(this.layout, seq);
     const base = this.layout.address + sector * this.layout.sectorSize;
-    const w = safeWrite(this.flash_, header, base);
+    const w = this.write_(header, base);
     if (w !== "ok") return fail("write-failed", what + " failed (" + w + ")", w);
-    const back = safeRead(this.flash_, HEADER_SIZE, base);
+    const back = this.read_(HEADER_SIZE, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + sector + " failed", back.status);
     return bytesEqual(back.bytes, header) ? STEP_OK : fail("verify-failed", "the header of sector " + sector + " did not program", "ok");
   }
@@ -427,10 +532,8 @@ export class SlotLog {
    */
   private strengthen_(): LogResult {
     const weak = this.weakMarks_;
-    const zero = new Uint8Array(1);
-    zero[0] = MARK_COMMITTED;
     while (weak.length > 0) {
-      const w = safeWrite(this.flash_, zero, weak[weak.length - 1] as number);
+      const w = this.write_(MARK_BYTES, weak[weak.length - 1] as number);
       if (w !== "ok") return fail("write-failed", "programming a partly set commit mark failed (" + w + ")", w);
       weak.pop();
     }
@@ -449,13 +552,13 @@ export class SlotLog {
     const l = this.layout;
     if (this.protectedSector_ < 0) return STEP_OK;
     const base = l.address + target * l.sectorSize;
-    const r = safeRead(this.flash_, HEADER_SIZE, base);
+    const r = this.read_(HEADER_SIZE, base);
     if (r.status !== "ok" || r.bytes === null) return fail("read-failed", "reading the header of sector " + target + " failed", r.status);
     const h = decodeHeader(l, r.bytes);
     if (h.kind === "erased" || (h.kind === "valid" && seqNewer(this.protectedSeq_, h.seq))) return STEP_OK;
-    const w = safeWrite(this.flash_, new Uint8Array(MAGIC_SIZE), base);
+    const w = this.write_(new Uint8Array(MAGIC_SIZE), base);
     if (w !== "ok") return fail("write-failed", "clearing the header of sector " + target + " failed (" + w + ")", w);
-    const back = safeRead(this.flash_, HEADER_SIZE, base);
+    const back = this.read_(HEADER_SIZE, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + target + " failed", back.status);
     if (decodeHeader(l, back.bytes).kind === "valid") return fail("verify-failed", "the header of sector " + target + " did not clear", "ok");
     return STEP_OK;
@@ -481,11 +584,11 @@ export class SlotLog {
     if (cleared !== STEP_OK) return cleared;
     this.counts_.sectorErases++;
     for (let off = 0; off < l.sectorSize; off += this.pageSize_) {
-      const s = safeErase(this.flash_, base + off);
+      const s = this.erase_(base + off);
       if (s !== "ok") return fail("erase-failed", "erasing sector " + target + " failed (" + s + ")", s);
     }
     // The ESP32 port ignores erase errors: check that the header and the marks really are blank.
-    const blank = safeRead(this.flash_, l.slotsOffset, base);
+    const blank = this.read_(l.slotsOffset, base);
     if (blank.status !== "ok" || blank.bytes === null) return fail("read-failed", "reading back erased sector " + target + " failed", blank.status);
     if (!allErased(blank.bytes)) return fail("verify-failed", "sector " + target + " did not erase", "ok");
     const programmed = this.programHeader_(target, seq, "writing the header of sector " + target);
@@ -498,17 +601,18 @@ export class SlotLog {
   }
 
   /**
-   * Programs a commit mark to 0x00 and reads it back (twice if the first read fails); a mark that
-   * reads anything but 0x00 is programmed once more. Only a mark that still reads 0xFF after that
-   * is a failure (verify-failed): any other value already commits the slot.
+   * The rest of a commit whose first mark write `mw` and read-back `v` (-1: the read failed) were
+   * not both clean: a failed read-back is read once more, and a mark that reads anything but 0x00
+   * is programmed once more (and read back, twice if need be). Only a mark that still reads 0xFF
+   * after that is a failure (verify-failed): any other value already commits the slot.
    */
-  private commit_(markAt: number): LogResult {
-    const markBytes = new Uint8Array(1); // zero-filled: MARK_COMMITTED
+  private commitRest_(markAt: number, mw: FlashStatus, v: number): LogResult {
     for (let tries = 1; ; tries++) {
-      const mw = safeWrite(this.flash_, markBytes, markAt);
-      let r = safeRead(this.flash_, 1, markAt);
-      if (r.bytes === null) r = safeRead(this.flash_, 1, markAt);
-      const v = r.bytes === null ? -1 : (r.bytes[0] as number);
+      if (tries > 1) {
+        mw = this.write_(MARK_BYTES, markAt);
+        v = this.readByte_(markAt);
+      }
+      if (v < 0) v = this.readByte_(markAt);
       if (v === MARK_COMMITTED && mw === "ok") return STEP_OK;
       if (v < 0 || mw !== "ok" || tries >= 2) return this.commitFailed_(mw, v);
     }
@@ -544,15 +648,17 @@ export class SlotLog {
    */
   save(payload: Uint8Array): LogResult {
     const l = this.layout;
+    const dev = this.dev_;
     if (!(payload instanceof Uint8Array) || payload.length !== l.payloadLength) return this.badLength_();
-    const data = new Uint8Array(payload);
     if (!this.known_ || this.weakMarks_.length > 0) {
       const ready = this.prepare_();
       if (ready !== STEP_OK) return ready;
     }
-    const progress = { erased: false, opens: 0, verifyFailures: 0 };
+    // Made only when a rare case needs it (an object costs on the interpreter).
+    let progress: SaveProgress | null = null;
     for (;;) {
       if (this.newest_ < 0 || this.nextSlot_ >= l.slotsPerSector) {
+        if (progress === null) progress = { erased: false, opens: 0, verifyFailures: 0 };
         const opened = this.openForSave_(progress);
         if (opened === RETRY) continue;
         if (opened !== STEP_OK) return opened;
@@ -561,11 +667,15 @@ export class SlotLog {
       const sectorBase = l.address + this.newest_ * l.sectorSize;
       const markAt = sectorBase + l.marksOffset + slot;
       const slotAt = sectorBase + l.slotsOffset + slot * l.payloadLength;
-      const mark = safeRead(this.flash_, 1, markAt);
-      if (mark.bytes === null) return fail("read-failed", "could not read a commit mark", mark.status);
-      const old = safeRead(this.flash_, l.payloadLength, slotAt);
-      if (old.bytes === null) return fail("read-failed", "could not read a slot", old.status);
-      if (mark.bytes[0] !== ERASED || !allErased(old.bytes)) {
+      let mark: Uint8Array | null = null;
+      let old: Uint8Array;
+      try {
+        mark = dev.read(1, markAt);
+        old = dev.read(l.payloadLength, slotAt);
+      } catch (e) {
+        return fail("read-failed", mark === null ? "could not read a commit mark" : "could not read a slot", thrownStatus(e, "read-failed"));
+      }
+      if (mark[0] !== ERASED || !allErased(old)) {
         // Programmed by a save that never committed (power cut): never write over it before an erase.
         this.nextSlot_++;
         continue;
@@ -577,21 +687,49 @@ export class SlotLog {
       }
       // From here on the slot is no longer blank whatever happens, so it is used up.
       this.nextSlot_ = slot + 1;
-      const w = safeWrite(this.flash_, data, slotAt);
-      if (w !== "ok") return fail("write-failed", "writing the payload failed (" + w + ")", w);
-      const back = safeRead(this.flash_, l.payloadLength, slotAt);
-      if (back.bytes === null) return fail("read-failed", "reading back the payload failed", back.status);
-      if (!bytesEqual(back.bytes, data)) {
+      try {
+        dev.write(payload, slotAt);
+      } catch (e) {
+        return this.payloadWriteFailed_(e);
+      }
+      let back: Uint8Array;
+      try {
+        back = dev.read(l.payloadLength, slotAt);
+      } catch (e) {
+        return fail("read-failed", "reading back the payload failed", thrownStatus(e, "read-failed"));
+      }
+      if (!bytesEqual(back, payload)) {
+        if (progress === null) progress = { erased: false, opens: 0, verifyFailures: 0 };
         if (++progress.verifyFailures >= MAX_VERIFY_FAILURES) return fail("verify-failed", "the payload did not program (read-back differs)", "ok");
         continue;
       }
-      const committed = this.commit_(markAt);
-      if (committed !== STEP_OK) return committed;
+      // The commit: the mark programmed to 0x00 and read back; anything unusual is commitRest_'s.
+      let mw: FlashStatus = "ok";
+      let v = -1;
+      try {
+        dev.write(MARK_BYTES, markAt);
+      } catch (e) {
+        mw = thrownStatus(e, "write-failed");
+      }
+      try {
+        v = dev.read(1, markAt)[0] as number;
+      } catch (e) {
+        // v stays -1: commitRest_ reads once more
+      }
+      if (v !== MARK_COMMITTED || mw !== "ok") {
+        const committed = this.commitRest_(markAt, mw, v);
+        if (committed !== STEP_OK) return committed;
+      }
       this.protectedSector_ = this.newest_;
       this.protectedSeq_ = this.newestSeq_;
       this.counts_.saves++;
-      return { status: "ok", message: "ok", flashStatus: "ok", payload: null, checks: 0, accepted: null, sector: this.newest_, slot: slot, seq: this.newestSeq_, erased: progress.erased };
+      return { status: "ok", message: "ok", flashStatus: "ok", payload: null, checks: 0, accepted: null, sector: this.newest_, slot: slot, seq: this.newestSeq_, erased: progress !== null && progress.erased };
     }
+  }
+
+  private payloadWriteFailed_(e: unknown): LogResult {
+    const w = thrownStatus(e, "write-failed");
+    return fail("write-failed", "writing the payload failed (" + w + ")", w);
   }
 
   private badLength_(): LogResult {
@@ -642,10 +780,21 @@ export class SlotLog {
   }
 }
 
+/**
+ * The device's way in: the flash in Espruino's shape and a layout derived ahead of time (the
+ * build's petLayout, from computeLayout), nothing recomputed or checked again, so that none of the
+ * checking code has to travel in the device bundle. Reads nothing yet.
+ */
+export function openSlotLog(layout: RegionLayout, device: DeviceFlash, pageSize: number, isValidPayload: (payload: Uint8Array) => boolean | object): SlotLog {
+  return new SlotLog(layout, { address: layout.address, size: layout.size, sectorSize: layout.sectorSize, isValidPayload: isValidPayload }, device, pageSize);
+}
+
 /** Checks the region parameters against the flash and builds a SlotLog (reads nothing yet). */
 export function createSlotLog(config: SlotLogConfig): CreateResult {
   if (!config || typeof config !== "object") return { status: "bad-config", log: null, message: "missing configuration" };
-  if (!config.flash || typeof config.flash.read !== "function") {
+  const dev = config.device !== undefined ? config.device : config.flash && typeof config.flash.read === "function" ? deviceFlash(config.flash) : null;
+  const pageSize = config.device !== undefined ? config.pageSize : config.flash ? config.flash.pageSize : undefined;
+  if (dev === null || !dev || typeof dev.read !== "function") {
     return { status: "bad-config", log: null, message: "missing flash" };
   }
   if (typeof config.isValidPayload !== "function") {
@@ -654,7 +803,14 @@ export function createSlotLog(config: SlotLogConfig): CreateResult {
   if (config.maxBootChecks !== undefined && !(config.maxBootChecks >= 1)) {
     return { status: "bad-config", log: null, message: "maxBootChecks must be at least 1" };
   }
-  const r = computeLayout(config, config.flash.pageSize);
+  if (typeof pageSize !== "number") return { status: "bad-config", log: null, message: "missing flash page size" };
+  const given = config.layout;
+  if (given !== undefined) {
+    const same = given.address === config.address && given.size === config.size && given.sectorSize === config.sectorSize && given.sectorSize % pageSize === 0;
+    if (!same) return { status: "bad-config", log: null, message: "the layout given does not match the region" };
+    return { status: "ok", log: new SlotLog(given, config, dev, pageSize), message: "ok" };
+  }
+  const r = computeLayout(config, pageSize);
   if (r.status !== "ok" || r.layout === null) return { status: "bad-config", log: null, message: r.message };
-  return { status: "ok", log: new SlotLog(r.layout, config), message: "ok" };
+  return { status: "ok", log: new SlotLog(r.layout, config, dev, pageSize), message: "ok" };
 }
