@@ -9,8 +9,7 @@ import { NAME_MAX_BYTES, NAME_MIN_BYTES } from "./types";
 export function isValidName(bytes: Uint8Array): boolean {
   if (!(bytes instanceof Uint8Array)) return false;
   if (bytes.length < NAME_MIN_BYTES || bytes.length > NAME_MAX_BYTES) return false;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0) return false;
-  return true;
+  return bytes.indexOf(0) < 0; // native on Espruino: no loop step per byte
 }
 
 /** UTF-8 bytes of a JavaScript string (lone surrogates become U+FFFD). */

@@ -42,7 +42,7 @@ export function validateWorld(world: World): WorldStatus {
   if (typeof e !== "number" || e >>> 0 !== e || e >= EXPRESSION_NAMES.length) return "unknown-expression";
   const name = world.name;
   if (!(name instanceof Uint8Array) || name.length < NAME_MIN_BYTES || name.length > NAME_MAX_BYTES) return "bad-name";
-  for (let i = 0; i < name.length; i++) if (name[i] === 0) return "bad-name";
+  if (name.indexOf(0) >= 0) return "bad-name"; // native on Espruino: no loop step per byte
   const c = world.elapsed;
   const n = world.updateCount;
   const as = world.activitySince;

@@ -133,7 +133,7 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   // Name: length 1..31, no zero byte inside the length, every padding byte zero (their sum is 0).
   const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
   if (nameLength < 1 || nameLength > NAME_FIELD_SIZE) return rejected("bad-name", savedAt);
-  for (let i = 0; i < nameLength; i++) if (bytes[OFFSET_NAME_BYTES + i] === 0) return rejected("bad-name", savedAt);
+  if (bytes.subarray(OFFSET_NAME_BYTES, OFFSET_NAME_BYTES + nameLength).indexOf(0) >= 0) return rejected("bad-name", savedAt);
   if (byteSum(bytes.subarray(OFFSET_NAME_BYTES + nameLength, OFFSET_NAME_BYTES + NAME_FIELD_SIZE)) !== 0) return rejected("bad-name", savedAt);
 
   // The absence: now - savedAt when both are known (nonzero) and now is later, clamped to seven
