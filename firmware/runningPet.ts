@@ -133,30 +133,34 @@ export class RunningPet {
   private quietHi_: number;
 
   constructor(board: PetBoard, env: PetEnv) {
+    // Assigned in the order the idle step reads them: the interpreter finds a property by walking
+    // the object's properties in the order they were created, and the idle step runs every second.
+    const name = defaultPetName(board);
+    this.world_ = createWorld(name) as World;
+    this.quietWorld_ = null;
+    this.quietActivitySince_ = null;
+    this.quietExpressionSince_ = null;
+    this.lastTime_ = env.getTime();
+    this.quietUntil_ = -1;
+    this.quietHi_ = -1;
+    this.saves_ = createSaveState();
+    this.uptime_ = 0;
+    this.owedAbsenceSince_ = 0;
+    this.pausedReason_ = "";
+    this.lastRefusal_ = "";
     this.env_ = env;
-    this.defaultName_ = defaultPetName(board);
-    this.world_ = createWorld(this.defaultName_) as World;
+    this.defaultName_ = name;
     this.savedAt_ = U64_ZERO;
     this.store_ = null;
     this.display_ = null;
-    this.lastTime_ = env.getTime();
-    this.uptime_ = 0;
-    this.saves_ = createSaveState();
     this.shownActivity_ = -1;
     this.shownExpression_ = -1;
     this.shownName_ = null;
     this.shownNameText_ = "";
-    this.lastRefusal_ = "";
-    this.owedAbsenceSince_ = 0;
     this.stampBase_ = 0;
-    this.pausedReason_ = "";
     this.lastRestoreTry_ = 0;
-    this.quietUntil_ = -1;
-    this.quietWorld_ = null;
-    this.quietActivitySince_ = null;
-    this.quietExpressionSince_ = null;
-    this.quietHi_ = -1;
   }
+
 
   /** env.print that never throws: a broken console must not stop the pet. */
   print_(line: string): void {

@@ -224,8 +224,8 @@ export class SlotLog {
     this.maxBootChecks_ = config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks;
     this.initialSequence_ = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
     this.counts_ = { validityChecks: 0, saves: 0, sectorErases: 0 };
+    // No position yet: known_ false sends the first save (or the load) through adopt_, which sets it.
     this.known_ = false;
-    this.clearPosition_();
   }
 
   /** The position of a region with no log sector: the first save opens sector 0. */
