@@ -167,7 +167,7 @@ function rollupInput(entry, tsconfig, profile, warnings) {
  */
 export const TERSER_OPTIONS = {
   ecma: 5,
-  compress: { hoist_funs: true, hoist_vars: true, passes: 2, inline: 1, reduce_funcs: false },
+  compress: { hoist_funs: true, hoist_vars: true, passes: 2 },
   mangle: { properties: { regex: /_$/ } },
   format: { ascii_only: true, comments: false },
 };
