@@ -51,9 +51,8 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
   } catch (e) {
     s.print_("pet console unavailable: " + errorText(e));
   }
-  const step = function (): void {
-    s.tick_();
-  };
+  // Bound rather than wrapped: the interval then enters tick_ directly, one call fewer a second.
+  const step: () => void = s.tick_.bind(s);
   let interval: unknown = env.setInterval(step, TICK_MS);
 
   return {

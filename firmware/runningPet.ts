@@ -121,7 +121,7 @@ export class RunningPet {
   /** Uptime of the last restore attempt, for the retries while paused. */
   private lastRestoreTry_: number;
   /**
-   * The quiet stretch the idle step may skip through (see idleStep_): quietUntil() of the world as
+   * The quiet stretch the idle step may skip through (see tick_): quietUntil() of the world as
    * it was when the stretch was computed, and what identifies that world (the world object, its two
    * since stamps, which updateWorld replaces whenever it changes activity or expression, and the
    * clock's high half). Any other change to the world fails the identity check.
@@ -330,35 +330,7 @@ export class RunningPet {
     return status;
   }
 
-  /**
-   * The idle loop's step, when it applies: nothing owed, not paused, no save asked for or failing,
-   * the periodic save not due, and the clock still inside the world's quiet stretch (quietUntil), so
-   * that the update would change only the world clock and the update count and nothing on show.
-   * Then it does exactly what advance, saveIfDue and refresh would and nothing else, in a few
-   * statements: on the device this runs every second, and on Espruino each statement costs about
-   * what a call does. Answers false, having changed nothing, when the full step must run.
-   */
-  private idleStep_(now: number): boolean {
-    const saves = this.saves_;
-    const w = this.world_;
-    if (this.owedAbsenceSince_ !== 0 || this.pausedReason_ !== "" || saves.requested !== null || saves.lastAttemptFailed) return false;
-    if (!(now > this.lastTime_) || w !== this.quietWorld_ || w.activitySince !== this.quietActivitySince_ || w.expressionSince !== this.quietExpressionSince_) return false;
-    const ms = (now - this.lastTime_) * 1000;
-    const delta = ms < MAX_TICK_DELTA_MS ? Math.round(ms) : MAX_TICK_DELTA_MS; // advance_'s clamp
-    const e = w.elapsed;
-    const c = w.updateCount;
-    const lo = e.lo + delta;
-    if (lo >= this.quietUntil_ || e.hi !== this.quietHi_ || c.lo === 0xffffffff || this.uptime_ + delta - saves.lastSaveAt >= PERIODIC_SAVE_MS) return false;
-    this.lastTime_ = now;
-    this.uptime_ += delta;
-    w.elapsed = { hi: e.hi, lo: lo };
-    w.updateCount = { hi: c.hi, lo: c.lo + 1 };
-    this.lastRefusal_ = "";
-    saves.dirty = true;
-    return true;
-  }
-
-  /** Notes the world's quiet stretch after a full step (see idleStep_). */
+  /** Notes the world's quiet stretch after a full step (see tick_). */
   private noteQuiet_(): void {
     const w = this.world_;
     this.quietUntil_ = quietUntil(w);
@@ -368,17 +340,44 @@ export class RunningPet {
     this.quietHi_ = w.elapsed.hi;
   }
 
-  /** One loop step: advance, pay an owed absence, retry a paused restore, save if due, show. */
+  /**
+   * One loop step. First the idle step, when it applies: nothing owed, not paused, no save asked
+   * for or failing, the periodic save not due, and the clock still inside the world's quiet stretch
+   * (quietUntil), so that the update would change only the world clock and the update count and
+   * nothing on show. Then it does exactly what advance, saveIfDue and refresh would and nothing
+   * else, in a few statements written into this method: on the device this runs every second, and
+   * on Espruino each statement, and each call, costs about 30 000 instructions. Otherwise (having
+   * changed nothing) the full step runs (tickFully_: advance, pay an owed absence, retry a paused
+   * restore, save if due, show).
+   */
   tick_(): void {
     try {
       const now = this.env_.getTime(); // read once: the idle step or the full one uses it
-      if (this.idleStep_(now)) return;
+      const saves = this.saves_;
+      const w = this.world_;
+      if (this.owedAbsenceSince_ === 0 && this.pausedReason_ === "" && saves.requested === null && !saves.lastAttemptFailed && now > this.lastTime_ && w === this.quietWorld_ && w.activitySince === this.quietActivitySince_ && w.expressionSince === this.quietExpressionSince_) {
+        const ms = (now - this.lastTime_) * 1000;
+        const delta = ms < MAX_TICK_DELTA_MS ? Math.round(ms) : MAX_TICK_DELTA_MS; // advance_'s clamp
+        const e = w.elapsed;
+        const c = w.updateCount;
+        const lo = e.lo + delta;
+        if (lo < this.quietUntil_ && e.hi === this.quietHi_ && c.lo !== 0xffffffff && this.uptime_ + delta - saves.lastSaveAt < PERIODIC_SAVE_MS) {
+          this.lastTime_ = now;
+          this.uptime_ += delta;
+          w.elapsed = { hi: e.hi, lo: lo };
+          w.updateCount = { hi: c.hi, lo: c.lo + 1 };
+          this.lastRefusal_ = "";
+          saves.dirty = true;
+          return;
+        }
+      }
       this.tickFully_(now);
     } catch (e) {
       this.print_("pet: tick failed: " + errorText(e));
     }
   }
 
+  /** The full loop step: advance, pay an owed absence, retry a paused restore, save if due, show. */
   private tickFully_(now: number): void {
     try {
       this.advance_(undefined, now);
