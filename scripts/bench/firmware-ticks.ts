@@ -14,6 +14,8 @@
  *                           tick, so every tick redraws it.
  *                           Answers what the ticks did: status lines printed, flash writes and
  *                           erases, ticks in which the activity or expression changed on its own.
+ *                           With dry, every step but app.tick() itself runs: the harness alone,
+ *                           which the bench subtracts, as it does for the ops.
  *
  * The Linux build has no panel but does have I2C1 and Graphics (writes go nowhere), so when the
  * board profile has no display this entry gives the pet the ESP32's SSD1306 on I2C: redraws then
@@ -107,10 +109,12 @@ const app = startPet(benchBoard(), countedEnv());
 app.stop();
 global["app"] = app;
 
-global["benchTicks"] = function (n: number, redraw: boolean): { ticks: number; lines: number; writes: number; erases: number; changedOnTheirOwn: number } {
+global["benchTicks"] = function (n: number, redraw: boolean, dry?: boolean): { ticks: number; lines: number; writes: number; erases: number; changedOnTheirOwn: number } {
+  const noTick = function (): void {};
+  let tick = app.tick;
   function step(): void {
     clock.now += TICK_MS / 1000;
-    app.tick();
+    tick();
   }
   /** Restarts the current activity's dwell: no activity change for its whole dwell (12 s or more). */
   function restartActivity(): void {
@@ -121,6 +125,7 @@ global["benchTicks"] = function (n: number, redraw: boolean): { ticks: number; l
   restartActivity();
   for (let i = 0; i < SETTLE_TICKS; i++) step();
   restartActivity();
+  if (dry === true) tick = noTick;
   const before = { lines: counts.lines, writes: counts.writes, erases: counts.erases };
   let changed = 0;
   for (let i = 0; i < n; i++) {
