@@ -13,7 +13,8 @@
  *   openSector()      erase and head the next sector, never the protected one (I3), clearing the
  *                     magic of a sector the boot would walk first (I4)
  *   strengthen()      program again the marks the boot's answer rests on (I5)
- *   commit()          the one-byte mark and its read-back: the instant a save becomes the newest
+ *   commit            the one-byte mark and its read-back at the end of save() (commitRest_ for
+ *                     anything unusual): the instant a save becomes the newest
  *
  * The payload is an opaque fixed-length blob. Which save is newest is decided by the log (sector
  * sequence numbers and slot order), never by anything inside the payload, so hatching a new pet or
