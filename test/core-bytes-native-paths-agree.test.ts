@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { allErased, byteKinds, byteSum, bytesEqual, bytesToHex, joinBytes, tableSum } from "../src/core/bytes";
+import { allErased, byteKinds, byteSum, bytesEqual, bytesToHex, joinBytes } from "../src/core/bytes";
 import { createEspruinoE } from "../src/host/emulator/espruinoE";
 
 const g = globalThis as { E?: unknown };
@@ -53,18 +53,6 @@ describe("native and plain paths agree", () => {
         expect(r.plain).toEqual([true, a.length === 0, a.length === 0]);
       }),
       { numRuns: 400 },
-    );
-  });
-
-  it("tableSum through a 256-entry table", () => {
-    const table = new Uint8Array(256).map((_, i) => (i * 37) & 3);
-    fc.assert(
-      fc.property(bytes, (b) => {
-        const r = both(() => tableSum(b, table));
-        expect(r.native).toBe(r.plain);
-        expect(r.plain).toBe(Array.from(b).reduce((n, x) => n + (table[x] as number), 0));
-      }),
-      { numRuns: 200 },
     );
   });
 });

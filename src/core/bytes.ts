@@ -31,21 +31,6 @@ export function byteSum(bytes: Uint8Array): number {
 }
 
 /**
- * Sum of table[b] over the bytes b (a 256-entry table): counts the bytes of a kind in one native
- * pass on Espruino (E.mapInPlace through the table, then E.sum).
- */
-export function tableSum(bytes: Uint8Array, table: Uint8Array): number {
-  if (typeof E !== "undefined" && E && typeof E.mapInPlace === "function" && typeof E.sum === "function") {
-    const mapped = new Uint8Array(bytes.length);
-    E.mapInPlace(bytes, mapped, table);
-    return E.sum(mapped);
-  }
-  let sum = 0;
-  for (let i = 0; i < bytes.length; i++) sum += table[bytes[i] as number] as number;
-  return sum;
-}
-
-/**
  * True when every byte is 0xFF (erased NOR flash). Exact through the sum: no byte exceeds 255, so
  * the sum reaches 255 * length only when every byte is 255.
  */

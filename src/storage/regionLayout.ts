@@ -13,7 +13,7 @@
  * n is the largest count that fits; with 4096-byte sectors and 84-byte payloads it is 48
  * (12 + 48 + 48 * 84 = 4092 bytes), the most 84-byte payloads a 4 KiB sector can hold at all.
  */
-import { allErased, byteKinds, tableSum } from "../core/bytes";
+import { allErased, byteKinds } from "../core/bytes";
 
 export { allErased };
 
@@ -250,15 +250,4 @@ export function lastSet(kinds: string): number {
 /** Index of the highest committed slot (mark not 0xFF) in a sector's marks, -1 when none. */
 export function lastCommitted(marks: Uint8Array): number {
   return lastSet(markKinds(marks));
-}
-
-/** 1 for a mark value that is set but not exactly MARK_COMMITTED (weakly or partly programmed), else 0. */
-const PARTLY_SET = new Uint8Array(256);
-PARTLY_SET.fill(1);
-PARTLY_SET[ERASED] = 0;
-PARTLY_SET[MARK_COMMITTED] = 0;
-
-/** How many marks are set but not exactly MARK_COMMITTED (0 almost always: then nothing needs strengthening). */
-export function countPartlySet(marks: Uint8Array): number {
-  return tableSum(marks, PARTLY_SET);
 }
