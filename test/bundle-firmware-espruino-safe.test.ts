@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT, type BuildResult } from "../scripts/lib/build.js";
+import { buildFirmware, BUNDLE_BUDGET_BYTES, BUNDLE_ONLY_PROPERTIES, ROOT, type BuildResult } from "../scripts/lib/build.js";
 import { checkBundle, formatFindings, parseEs5 } from "../scripts/lib/bundleCheck.js";
 
 const builds: Record<string, BuildResult> = {};
@@ -41,6 +41,13 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
 
   it("leaves documentation-only profile keys out of the device image", () => {
     expect(builds[board]!.code).not.toContain("notes");
+  });
+
+  it("shortens the bundle-only property names everywhere, and keeps the names the outside uses", () => {
+    const code = builds[board]!.code;
+    for (const name of BUNDLE_ONLY_PROPERTIES) expect(code, name).not.toMatch(new RegExp("[.{,\"]" + name + "\\b"));
+    // What the console, the env and Espruino's APIs see keeps its name.
+    for (const name of ["status", "exportHex", "importHex", "getTime", "erasePage", "petRegion", "activity", "updateCount"]) expect(code, name).toContain(name);
   });
 
   it("built without warnings", () => {

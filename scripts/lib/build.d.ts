@@ -6,6 +6,8 @@ export const DEFAULT_ENTRY: string;
 export const DEFAULT_OUT: string;
 export const BUNDLE_BUDGET_BYTES: number;
 export const TERSER_OPTIONS: Record<string, unknown>;
+/** Property names used only inside the bundle, shortened by terser like the "_" names. */
+export const BUNDLE_ONLY_PROPERTIES: string[];
 export class BoardProfileError extends Error {
   file: string;
   problems: string[];

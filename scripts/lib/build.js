@@ -165,10 +165,25 @@ function rollupInput(entry, tsconfig, profile, warnings) {
  * methods end in "_" (RunningPet, SlotLog) and cost one or two characters in the bundle. Nothing
  * outside the bundle sees those names (the console object, pet.status() and the profile use none).
  */
+/**
+ * Property names used only inside the bundle (the Core's rule tables, the save policy's counters,
+ * the slot log's layout, results and counters), shortened like the "_" names. None of them is read
+ * or written by anything outside the bundle: not the console object, not pet.status()'s JSON (built
+ * as text), not the env's capabilities or the Espruino APIs the bundle calls, and the layout the
+ * build embeds is a literal inside the bundle, shortened with it. test/bundle-firmware-espruino-safe
+ * checks that none of these names is left in the bundle.
+ */
+export const BUNDLE_ONLY_PROPERTIES = [
+  "restingExpression", "transientDwellMs", "toExpression", "toActivity", "dwellMs",
+  "dirty", "lastSaveAt", "lastAttemptFailed", "lastAttemptAt",
+  "sectorSize", "sectorCount", "slotsPerSector", "marksOffset", "marksSize", "slotsOffset", "headerMagic", "seqAddresses", "payloadLength",
+  "flashStatus", "accepted", "erasedCount", "partial", "absenceMs", "validityChecks", "sectorErases", "verifyFailures", "opens",
+];
+
 export const TERSER_OPTIONS = {
   ecma: 5,
   compress: { hoist_funs: true, hoist_vars: true, passes: 2 },
-  mangle: { properties: { regex: /_$/ } },
+  mangle: { properties: { regex: new RegExp("_$|^(?:" + BUNDLE_ONLY_PROPERTIES.join("|") + ")$") } },
   format: { ascii_only: true, comments: false },
 };
 
