@@ -278,12 +278,15 @@ export class SlotLog {
   /**
    * The newest sector in a few native calls, or null when only the full scan can tell. Every
    * sector's sequence word is read by one native map, and the largest taken. When every word, read
-   * as a signed 32-bit number, is -1 (0xFFFFFFFF: erased, say) or lies in 0 .. 2^31 - 1, the
-   * largest one is newer than every other in serial order (seqNewer), so the first sector holding
+   * as a signed 32-bit number, is -1 (0xFFFFFFFF: erased, say) or lies in 0 .. 2^31 - 1, and the
+   * largest lies below 2^31 - 1, the largest is newer than every other valid sequence number in
+   * serial order (seqNewer): than a smaller one by less than 2^31, and than 0xFFFFFFFF by largest
+   * + 1, at most 2^31 - 1. (At exactly 2^31 - 1 it would be 2^31 apart from 0xFFFFFFFF, where
+   * neither is newer and orderNewestFirst keeps the lower sector index.) So the first sector holding
    * it is the answer orderNewestFirst gives, provided its header is valid: that one header is
-   * checked exactly. Otherwise (no log yet, numbers past 2^31, a torn header holding the largest
-   * word) the answer is null and the full scan decides, so the quick path never answers differently.
-   * A read that fails is the boot's failure, as it is in the full scan.
+   * checked exactly. Otherwise (no log yet, numbers from 2^31 - 1 on, a torn header holding the
+   * largest word) the answer is null and the full scan decides, so the quick path never answers
+   * differently. A read that fails is the boot's failure, as it is in the full scan.
    */
   private scanQuick_(): HeaderScan | null {
     const l = this.layout;
@@ -294,7 +297,7 @@ export class SlotLog {
     try {
       const words = new Int32Array(joinBytes(l.seqAddresses.map(this.dev_.read.bind(this.dev_, 4))).buffer);
       top = Math.max.apply(null, words as unknown as number[]);
-      if (!(top >= 0) || Math.min.apply(null, words as unknown as number[]) < -1) return null;
+      if (!(top >= 0 && top < 0x7fffffff) || Math.min.apply(null, words as unknown as number[]) < -1) return null;
       first = words.indexOf(top);
       h = this.dev_.read(HEADER_SIZE, l.address + first * l.sectorSize);
     } catch (e) {
