@@ -167,7 +167,9 @@ function rollupInput(entry, tsconfig, profile, warnings) {
  */
 /**
  * Property names used only inside the bundle (the Core's rule tables, the save policy's counters,
- * the slot log's layout, results and counters), shortened like the "_" names. None of them is read
+ * the slot log's layout, results and counters, the World's clock and stamps), shortened like the
+ * "_" names. (terser never shortens the names of DOM properties, such as slot, reason or loaded, so
+ * those stay long, everywhere alike.) None of them is read
  * or written by anything outside the bundle: not the console object, not pet.status()'s JSON (built
  * as text), not the env's capabilities or the Espruino APIs the bundle calls, and the layout the
  * build embeds is a literal inside the bundle, shortened with it. test/bundle-firmware-espruino-safe
@@ -178,6 +180,10 @@ export const BUNDLE_ONLY_PROPERTIES = [
   "dirty", "lastSaveAt", "lastAttemptFailed", "lastAttemptAt",
   "sectorSize", "sectorCount", "slotsPerSector", "marksOffset", "marksSize", "slotsOffset", "headerMagic", "seqAddresses", "payloadLength",
   "flashStatus", "accepted", "erasedCount", "partial", "absenceMs", "validityChecks", "sectorErases", "verifyFailures", "opens",
+  "sector", "seq", "erased", "payload",
+  // The World's clock and stamps: pet.status() names its fields elapsedMs, activitySinceMs and
+  // expressionSinceMs, so these never leave the bundle (activity, expression, name and updateCount do).
+  "elapsed", "activitySince", "expressionSince",
 ];
 
 export const TERSER_OPTIONS = {
