@@ -10,7 +10,7 @@ import { ESP32_REGION } from "./storage-fixtures";
 import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../src/platform/env";
 import type { PetBoard } from "../firmware/board";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
-import { computeLayout } from "../src/storage/regionLayout";
+import { layoutForRegion } from "../src/storage/regionLayout";
 import { startPet, type PetApp } from "../firmware/app";
 import { createGraphicsNamespace } from "../src/host/emulator/graphics";
 
@@ -31,8 +31,7 @@ export function testBoard(extra?: Partial<PetBoard>): PetBoard {
     },
     extra ?? {},
   );
-  const r = board.petRegion;
-  return Object.assign({ petLayout: computeLayout({ address: r.address, size: r.size, sectorSize: r.pageSize }, r.pageSize).layout! }, board);
+  return Object.assign({ petLayout: layoutForRegion(board.petRegion).layout! }, board);
 }
 
 export function newFlash(seed?: number): NorFlashSim {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
-import { bootPet, fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { REGION, bootPet, fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { layoutForRegion } from "../src/storage/regionLayout";
 import type { RawFlash } from "../src/platform/env";
 
 /** A require("Flash") whose every call throws. */
@@ -66,6 +67,13 @@ describe("bad input and broken capabilities", () => {
     env.advance(2000);
     expect(app.pet.save()).toBe("no-storage");
     expect(app.pet.status()!.elapsedMs).toBe("2000");
+  });
+
+  it("a layout that describes another region is refused: the pet runs unsaved and says so", () => {
+    const elsewhere = layoutForRegion({ ...REGION, address: REGION.address + REGION.pageSize }).layout!;
+    const { env, app } = bootPet({ board: { petLayout: elsewhere } });
+    expect(env.lines[0]).toMatch(/^storage unavailable: bad-config \(.*layout.*\), hatched Pip \(not saved\)$/);
+    expect(app.pet.save()).toBe("no-storage");
   });
 
   it("getTime throwing in one tick costs that tick only", () => {

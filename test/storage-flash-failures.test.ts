@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import { FailureMode, NorFlashSim } from "../src/storage/norFlashSim";
 import { deviceFlash, thrownStatus } from "../src/storage/flash";
 import { createSlotLog } from "../src/storage/slotLog";
-import { computeLayout } from "../src/storage/regionLayout";
 import { SMALL, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 
 const OPS: ("read" | "write" | "erase")[] = ["read", "write", "erase"];
@@ -179,15 +178,6 @@ describe("flash failures become statuses", () => {
     expect(thrownStatus(thrown, "write-failed")).toBe("read-failed");
     expect(thrownStatus(new Error("Espruino's own"), "erase-failed")).toBe("erase-failed");
     expect(thrownStatus({ flashStatus: "power-lost" }, "read-failed")).toBe("power-lost");
-  });
-
-  it("a layout handed in must match the region", () => {
-    const sim = newSim(SMALL);
-    const layout = computeLayout(SMALL).layout!;
-    expect(createSlotLog({ ...SMALL, flash: sim, layout, isValidPayload: crcValid }).status).toBe("ok");
-    const moved = createSlotLog({ ...SMALL, address: SMALL.address + 512, flash: sim, layout, isValidPayload: crcValid });
-    expect(moved.status).toBe("bad-config");
-    expect(moved.message).toMatch(/layout/);
   });
 
   it("a validity check that throws counts as invalid and does not escape", () => {

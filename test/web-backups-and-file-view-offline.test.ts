@@ -14,7 +14,7 @@ import { loadWorld } from "../src/save/codec";
 import { nameToString } from "../src/core/name";
 import { u64ToDecimal } from "../src/core/u64";
 import { readRegion } from "../src/host/files/regionReport";
-import { openPageFixture, watchErrors, type PageFixture } from "./web-page";
+import { openPageFixture, openSimulatorPage, type PageFixture } from "./web-page";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
 // From test/golden/README.md (written by hand), not from the codec.
@@ -27,10 +27,7 @@ const requestsAfterLoad: string[] = [];
 
 beforeAll(async () => {
   fx = await openPageFixture();
-  page = await fx.browser.context.newPage();
-  errors = watchErrors(page);
-  await page.goto(fx.url);
-  await page.waitForSelector("body[data-sim=running]");
+  ({ page, errors } = await openSimulatorPage(fx));
   await page.waitForSelector("#sim-saved[data-name]");
   await fx.stopServer();
   await fx.browser.context.setOffline(true);

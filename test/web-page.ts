@@ -85,6 +85,15 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/** A new page of the fixture with its errors watched, once the simulator is running in it. */
+export async function openSimulatorPage(fx: PageFixture): Promise<{ page: Page; errors: string[] }> {
+  const page = await fx.browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(fx.url);
+  await page.waitForSelector("body[data-sim=running]");
+  return { page, errors };
+}
+
 /** Runs a line in the simulator's console box, as a person types it. */
 export async function typeConsole(page: Page, text: string): Promise<void> {
   await page.fill("#sim-eval-input", text);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { openPageFixture, typeConsole, watchErrors, type PageFixture } from "./web-page";
+import { openPageFixture, openSimulatorPage, typeConsole, type PageFixture } from "./web-page";
 
 let fx: PageFixture;
 let page: Page;
@@ -13,10 +13,7 @@ let errors: string[];
 
 beforeAll(async () => {
   fx = await openPageFixture();
-  page = await fx.browser.context.newPage();
-  errors = watchErrors(page);
-  await page.goto(fx.url);
-  await page.waitForSelector("body[data-sim=running]");
+  ({ page, errors } = await openSimulatorPage(fx));
 });
 afterAll(async () => {
   if (fx) await fx.close();

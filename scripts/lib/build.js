@@ -68,10 +68,10 @@ async function loadChecker() {
 }
 
 let layoutPromise = null;
-/** computeLayout from src/storage/regionLayout.ts, loaded through tsx once per process. */
-async function loadComputeLayout() {
+/** layoutForRegion from src/storage/regionLayout.ts, loaded through tsx once per process. */
+async function loadLayoutForRegion() {
   if (!layoutPromise) {
-    layoutPromise = tsImport(join(ROOT, "src", "storage", "regionLayout.ts"), import.meta.url).then((m) => m.computeLayout);
+    layoutPromise = tsImport(join(ROOT, "src", "storage", "regionLayout.ts"), import.meta.url).then((m) => m.layoutForRegion);
   }
   return layoutPromise;
 }
@@ -79,12 +79,11 @@ async function loadComputeLayout() {
 /**
  * The slot log's layout for the profile's petRegion (one log sector per flash page, as
  * firmware/store.ts opens it), which the bundle carries as the profile's `petLayout` so that the
- * device does not derive it at every boot. Derived by the same computeLayout the store would run.
+ * device does not derive it at every boot. Derived by layoutForRegion, as the tests derive theirs.
  */
 export async function deviceLayout(profile) {
-  const computeLayout = await loadComputeLayout();
-  const r = profile.petRegion;
-  const result = computeLayout({ address: r.address, size: r.size, sectorSize: r.pageSize }, r.pageSize);
+  const layoutForRegion = await loadLayoutForRegion();
+  const result = layoutForRegion(profile.petRegion);
   if (result.status !== "ok") throw new BoardProfileError("petRegion", [result.message]);
   return result.layout;
 }

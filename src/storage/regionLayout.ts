@@ -126,6 +126,15 @@ export function computeLayout(p: RegionParams, flashPageSize?: number): LayoutRe
   };
 }
 
+/**
+ * The layout of a board's pet region (`petRegion`: address, size, flash page size), one log
+ * sector per flash page: the shape the firmware's store opens, the build's petLayout and the
+ * firmware tests' boards.
+ */
+export function layoutForRegion(region: { address: number; size: number; pageSize: number }): LayoutResult {
+  return computeLayout({ address: region.address, size: region.size, sectorSize: region.pageSize }, region.pageSize);
+}
+
 /** Absolute address of sector `i`. */
 export function sectorAddress(l: RegionLayout, i: number): number {
   return l.address + i * l.sectorSize;
@@ -245,9 +254,4 @@ export function markKinds(marks: Uint8Array): string {
 /** Index of the highest set mark in markKinds' string, -1 when none is set. */
 export function lastSet(kinds: string): number {
   return Math.max(kinds.lastIndexOf("\x01"), kinds.lastIndexOf("\x02"));
-}
-
-/** Index of the highest committed slot (mark not 0xFF) in a sector's marks, -1 when none. */
-export function lastCommitted(marks: Uint8Array): number {
-  return lastSet(markKinds(marks));
 }

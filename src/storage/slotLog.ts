@@ -56,11 +56,6 @@ export interface SlotLogConfig extends RegionParams {
   /** The erase page of `device` (a Flash brings its own). */
   pageSize?: number;
   /**
-   * The layout computeLayout gives for these parameters, when the caller has it ready (a device
-   * build carries it so the boot does not derive it); checked to match the parameters, not recomputed.
-   */
-  layout?: RegionLayout;
-  /**
    * The caller's validity check for a stored payload; each call is counted. It accepts a payload by
    * answering true, or an object: whatever it worked out while checking (the firmware's check
    * decodes the payload), handed back as LogResult.accepted so nothing is done twice.
@@ -808,12 +803,6 @@ export function createSlotLog(config: SlotLogConfig): CreateResult {
     return { status: "bad-config", log: null, message: "maxBootChecks must be at least 1" };
   }
   if (typeof pageSize !== "number") return { status: "bad-config", log: null, message: "missing flash page size" };
-  const given = config.layout;
-  if (given !== undefined) {
-    const same = given.address === config.address && given.size === config.size && given.sectorSize === config.sectorSize && given.sectorSize % pageSize === 0;
-    if (!same) return { status: "bad-config", log: null, message: "the layout given does not match the region" };
-    return { status: "ok", log: new SlotLog(given, config, dev, pageSize), message: "ok" };
-  }
   const r = computeLayout(config, pageSize);
   if (r.status !== "ok" || r.layout === null) return { status: "bad-config", log: null, message: r.message };
   return { status: "ok", log: new SlotLog(r.layout, config, dev, pageSize), message: "ok" };
