@@ -35,6 +35,8 @@ export interface PetApp {
   stop(): void;
   /** The live world (tests). */
   world(): World;
+  /** Says the live world was changed from outside (the bench does, to force redraws): the next tick takes the full step. */
+  worldChanged(): void;
 }
 
 export function startPet(board: PetBoard, env: PetEnv): PetApp {
@@ -65,6 +67,9 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     },
     world: function () {
       return s.currentWorld_();
+    },
+    worldChanged: function () {
+      s.worldChanged_();
     },
   };
 }

@@ -121,34 +121,26 @@ export class RunningPet {
   /** Uptime of the last restore attempt, for the retries while paused. */
   private lastRestoreTry_: number;
   /**
-   * The quiet stretch the idle step may skip through (see tick_): quietUntil() of the world as
-   * it was when the stretch was computed, and what identifies that world (the world object, its two
-   * since stamps, which updateWorld replaces whenever it changes activity or expression, and the
-   * clock's high half). Any other change to the world fails the identity check.
+   * How far (ms) the world clock may still advance by idle steps (see tick_); 0 when the next tick
+   * must take the full step. Set only by noteQuiet_, at the end of every full step; every other way
+   * the state changes sets it to 0 first (advance_, adoptWorld_, rename_, writeSave_, pauseSaving_,
+   * worldChanged_), so an idle step only ever continues what a full step just left.
    */
-  private quietUntil_: number;
-  private quietWorld_: World | null;
-  private quietActivitySince_: U64 | null;
-  private quietExpressionSince_: U64 | null;
-  private quietHi_: number;
+  private idleMs_: number;
 
   constructor(board: PetBoard, env: PetEnv) {
     // Assigned in the order the idle step reads them: the interpreter finds a property by walking
     // the object's properties in the order they were created, and the idle step runs every second.
     const name = defaultPetName(board);
-    this.world_ = createWorld(name) as World;
-    this.quietWorld_ = null;
-    this.quietActivitySince_ = null;
-    this.quietExpressionSince_ = null;
+    this.idleMs_ = 0;
+    this.env_ = env;
     this.lastTime_ = env.getTime();
-    this.quietUntil_ = -1;
-    this.quietHi_ = -1;
-    this.saves_ = createSaveState();
     this.uptime_ = 0;
+    this.world_ = createWorld(name) as World;
+    this.saves_ = createSaveState();
     this.owedAbsenceSince_ = 0;
     this.pausedReason_ = "";
     this.lastRefusal_ = "";
-    this.env_ = env;
     this.defaultName_ = name;
     this.savedAt_ = U64_ZERO;
     this.store_ = null;
@@ -262,6 +254,7 @@ export class RunningPet {
    * even if it was paused (the unreadable save may now be replaced), and the world is dirty.
    */
   private adoptWorld_(world: World, savedAt: U64, how: "restored" | "replaced"): void {
+    this.idleMs_ = 0;
     this.world_ = world;
     this.savedAt_ = savedAt;
     this.lastRefusal_ = ""; // a refusal of the old pet says nothing about the new one: print it again
@@ -290,6 +283,7 @@ export class RunningPet {
 
   /** Renames the pet and writes it; refused while saving is paused (the pet is a stand-in then). */
   rename_(name: Uint8Array): string {
+    this.idleMs_ = 0;
     if (this.pausedReason_ !== "") {
       this.print_("not renamed: saving paused (" + this.pausedReason_ + "); pet.hatch(name) or pet.importHex() to start over");
       return SAVING_PAUSED;
@@ -307,6 +301,7 @@ export class RunningPet {
    * for a save of its own. Returns the update's status.
    */
   advance_(event?: PetEvent, time?: number): string {
+    this.idleMs_ = 0;
     const now = time === undefined ? this.env_.getTime() : time; // the tick passes the one it read
     let delta = 0;
     if (typeof now === "number" && now === now) {
@@ -330,44 +325,53 @@ export class RunningPet {
     return status;
   }
 
-  /** Notes the world's quiet stretch after a full step (see tick_). */
+  /**
+   * After a full step: how far the idle step may take the world from here (idleMs_). Nothing while
+   * anything is owed, paused, asked for, failing or refused, or while the world is clean (the first
+   * step after a save marks it dirty; an idle step does not); otherwise the least of what is left of
+   * the world's quiet stretch (the Core's quietUntil: until then an update moves only the clock and
+   * the count), of the time to the periodic save, and of the update count's low half (every idle
+   * step adds at least 1 ms, so it cannot take more steps than that).
+   */
   private noteQuiet_(): void {
     const w = this.world_;
-    this.quietUntil_ = quietUntil(w);
-    this.quietWorld_ = w;
-    this.quietActivitySince_ = w.activitySince;
-    this.quietExpressionSince_ = w.expressionSince;
-    this.quietHi_ = w.elapsed.hi;
+    const s = this.saves_;
+    let ms = 0;
+    if (this.owedAbsenceSince_ === 0 && this.pausedReason_ === "" && this.lastRefusal_ === "" && s.dirty && s.requested === null && !s.lastAttemptFailed) {
+      ms = Math.min(quietUntil(w) - w.elapsed.lo, PERIODIC_SAVE_MS - (this.uptime_ - s.lastSaveAt), 0xffffffff - w.updateCount.lo);
+    }
+    this.idleMs_ = ms > 0 ? ms : 0;
+  }
+
+  /** The world was changed from outside the operations below (the bench does it): the next tick takes the full step. */
+  worldChanged_(): void {
+    this.idleMs_ = 0;
   }
 
   /**
-   * One loop step. First the idle step, when it applies: nothing owed, not paused, no save asked
-   * for or failing, the periodic save not due, and the clock still inside the world's quiet stretch
-   * (quietUntil), so that the update would change only the world clock and the update count and
-   * nothing on show. Then it does exactly what advance, saveIfDue and refresh would and nothing
-   * else, in a few statements written into this method: on the device this runs every second, and
-   * on Espruino each statement, and each call, costs about 30 000 instructions. Otherwise (having
-   * changed nothing) the full step runs (tickFully_: advance, pay an owed absence, retry a paused
-   * restore, save if due, show).
+   * One loop step. The idle step when a full step would only add the time to the world clock and
+   * count the update: the time since the last tick is at least half a millisecond (a rounded delta
+   * of 1 or more), under advance_'s clamp, and less than what noteQuiet_ left (idleMs_). Then it
+   * does exactly that in a few statements written into this method: on the device this runs every
+   * second, and on Espruino each statement, and each call, costs about 30 000 instructions.
+   * Otherwise (having changed nothing) the full step runs (tickFully_: advance, pay an owed absence,
+   * retry a paused restore, save if due, show), which ends by noting the new idle stretch.
    */
   tick_(): void {
     try {
       const now = this.env_.getTime(); // read once: the idle step or the full one uses it
-      const saves = this.saves_;
-      const w = this.world_;
-      if (this.owedAbsenceSince_ === 0 && this.pausedReason_ === "" && saves.requested === null && !saves.lastAttemptFailed && now > this.lastTime_ && w === this.quietWorld_ && w.activitySince === this.quietActivitySince_ && w.expressionSince === this.quietExpressionSince_) {
-        const ms = (now - this.lastTime_) * 1000;
-        const delta = ms < MAX_TICK_DELTA_MS ? Math.round(ms) : MAX_TICK_DELTA_MS; // advance_'s clamp
-        const e = w.elapsed;
-        const c = w.updateCount;
-        const lo = e.lo + delta;
-        if (lo < this.quietUntil_ && e.hi === this.quietHi_ && c.lo !== 0xffffffff && this.uptime_ + delta - saves.lastSaveAt < PERIODIC_SAVE_MS) {
+      const ms = (now - this.lastTime_) * 1000; // NaN when the clock is not a number: full step
+      if (ms >= 0.5 && ms < MAX_TICK_DELTA_MS) {
+        const delta = (ms + 0.5) | 0; // Math.round(ms), as advance_ rounds, for 0.5 <= ms < 2^31
+        if (delta < this.idleMs_) {
+          this.idleMs_ -= delta;
           this.lastTime_ = now;
           this.uptime_ += delta;
-          w.elapsed = { hi: e.hi, lo: lo };
+          const w = this.world_;
+          const e = w.elapsed;
+          const c = w.updateCount;
+          w.elapsed = { hi: e.hi, lo: e.lo + delta };
           w.updateCount = { hi: c.hi, lo: c.lo + 1 };
-          this.lastRefusal_ = "";
-          saves.dirty = true;
           return;
         }
       }
@@ -446,6 +450,7 @@ export class RunningPet {
 
   /** Stops saving (see pausedReason) and returns the boot line that says so. */
   private pauseSaving_(why: string): string {
+    this.idleMs_ = 0;
     this.pausedReason_ = why;
     this.lastRestoreTry_ = this.uptime_;
     return why + "; running " + nameForDisplay(this.world_.name) + " without saving; " + START_OVER;
@@ -466,6 +471,7 @@ export class RunningPet {
 
   /** Encodes and writes the world now and notes the outcome. Returns "ok" or why not; never prints. */
   private writeSave_(): string {
+    this.idleMs_ = 0;
     if (this.pausedReason_ !== "") return SAVING_PAUSED;
     const stamp = this.saveStamp_();
     const encoded = saveWorld(this.world_, stamp);

@@ -120,6 +120,7 @@ global["benchTicks"] = function (n: number, redraw: boolean, dry?: boolean): { t
   function restartActivity(): void {
     const w = app.world();
     w.activitySince = { hi: w.elapsed.hi, lo: w.elapsed.lo };
+    app.worldChanged();
   }
   for (let i = 0; i < WARM_UP_TICKS; i++) step();
   restartActivity();
@@ -134,6 +135,7 @@ global["benchTicks"] = function (n: number, redraw: boolean, dry?: boolean): { t
       // A new expression that stays for this tick (its dwell starts now), so the tick redraws it.
       w.expression = (w.expression + 1) % 6;
       w.expressionSince = { hi: w.elapsed.hi, lo: w.elapsed.lo };
+      app.worldChanged();
     }
     const activity = w.activity;
     const expression = w.expression;

@@ -1,0 +1,140 @@
+/**
+ * The loop's idle step (RunningPet.tick_) must do exactly what the full step would: two pets booted
+ * alike go through the same random run of ticks and owner actions, one ticking as the device does,
+ * the other told before every tick that its world changed (app.worldChanged()), which sends every
+ * tick down the full step. After every action their worlds, console lines, display traffic, status
+ * objects and flash bytes must be the same. The runs cover the cases that end an idle stretch: an
+ * activity or expression change, the periodic save, a sub-millisecond or clamped tick, a clock set
+ * backwards, interactions, saves, renames, hatches, imports, failing writes and the wall clock
+ * becoming known. IDLE_STEP_RUNS sets the number of random runs (default 60).
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { bootPet, type BootedPet } from "./firmware-fakes";
+import { PERIODIC_SAVE_MS } from "../firmware/savePolicy";
+
+const DISPLAY = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21" } };
+
+type Action =
+  | { kind: "tick"; ms: number }
+  | { kind: "ticks"; count: number }
+  | { kind: "interact" }
+  | { kind: "save" }
+  | { kind: "rename"; name: string }
+  | { kind: "hatch" }
+  | { kind: "reimport" }
+  | { kind: "failWrites"; count: number }
+  | { kind: "clockBack"; seconds: number }
+  | { kind: "wallClock" };
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 30, arbitrary: fc.constant<Action>({ kind: "ticks", count: 1 }) },
+  { weight: 10, arbitrary: fc.integer({ min: 2, max: 400 }).map((count): Action => ({ kind: "ticks", count })) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .oneof(fc.constantFrom(0, 0.2, 0.49, 0.5, 0.51, 1, 999.5, 1000.4, 59999.4, 59999.6, 60000, 61000, PERIODIC_SAVE_MS), fc.double({ min: 0, max: 90000, noNaN: true }))
+      .map((ms): Action => ({ kind: "tick", ms })),
+  },
+  { weight: 2, arbitrary: fc.constant<Action>({ kind: "interact" }) },
+  { weight: 1, arbitrary: fc.constant<Action>({ kind: "save" }) },
+  { weight: 1, arbitrary: fc.constantFrom("Bo", "Zoë", "", "x".repeat(40)).map((name): Action => ({ kind: "rename", name })) },
+  { weight: 1, arbitrary: fc.constant<Action>({ kind: "hatch" }) },
+  { weight: 1, arbitrary: fc.constant<Action>({ kind: "reimport" }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }).map((count): Action => ({ kind: "failWrites", count })) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }).map((seconds): Action => ({ kind: "clockBack", seconds })) },
+  { weight: 1, arbitrary: fc.constant<Action>({ kind: "wallClock" }) },
+);
+
+/** Moves the fake time by `ms` and runs one loop step; `full` first sends it down the full step. */
+function tick(p: BootedPet, ms: number, full: boolean): void {
+  p.env.advance(ms);
+  if (full) p.app.worldChanged();
+  p.app.tick();
+}
+
+function apply(p: BootedPet, a: Action, full: boolean): void {
+  switch (a.kind) {
+    case "tick":
+      return tick(p, a.ms, full);
+    case "ticks":
+      for (let i = 0; i < a.count; i++) tick(p, 1000, full);
+      return;
+    case "interact":
+      p.app.pet.interact();
+      return;
+    case "save":
+      p.app.pet.save();
+      return;
+    case "rename":
+      p.app.pet.rename(a.name);
+      return;
+    case "hatch":
+      p.app.pet.hatch();
+      return;
+    case "reimport":
+      p.app.pet.importHex(p.app.pet.exportHex());
+      return;
+    case "failWrites":
+      p.sim.injectFailure({ op: "write", mode: "status", count: a.count });
+      return;
+    case "clockBack":
+      p.env.setClockBy(-a.seconds);
+      return;
+    case "wallClock":
+      p.env.setWallClock(1767225600000);
+      return;
+  }
+}
+
+/** Everything the owner or the next boot could tell apart. */
+function observed(p: BootedPet): unknown {
+  return {
+    world: JSON.stringify(p.app.world(), (_k, v: unknown) => (v instanceof Uint8Array ? Array.from(v) : v)),
+    status: p.app.pet.status(),
+    lines: p.env.lines.slice(0),
+    i2c: p.env.i2cWrites.length,
+    lastI2c: p.env.i2cWrites[p.env.i2cWrites.length - 1] ?? null,
+    flash: Buffer.from(p.sim.read(p.sim.size, p.sim.baseAddress).bytes as Uint8Array).toString("base64"),
+  };
+}
+
+function agree(actions: Action[], withDisplay: boolean): void {
+  const options = withDisplay ? { board: { display: DISPLAY }, withDisplayHardware: true, stopped: true } : { stopped: true };
+  const idle = bootPet(options);
+  const full = bootPet(options);
+  expect(observed(idle)).toEqual(observed(full));
+  for (const a of actions) {
+    apply(idle, a, false);
+    apply(full, a, true);
+    expect(observed(idle)).toEqual(observed(full));
+  }
+}
+
+describe("the idle step does what the full step would", () => {
+  const runs = Number(process.env.IDLE_STEP_RUNS ?? 60);
+  it("on random runs of ticks and owner actions, console lines only", () => {
+    fc.assert(fc.property(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => agree(actions, false)), { numRuns: runs });
+  });
+  it("on random runs of ticks and owner actions, with a panel", () => {
+    fc.assert(fc.property(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => agree(actions, true)), { numRuns: Math.ceil(runs / 2) });
+  });
+  it("through a long quiet stretch and the periodic saves that end it", () => {
+    // Ten minutes of one-second ticks: the idle stretches, two periodic saves and the activity
+    // changes between them, all with the same outcome as ten minutes of full steps.
+    agree([{ kind: "ticks", count: 600 }], false);
+  });
+  it("while the pet sleeps, whose stretch is longer than advance_'s one-minute clamp", () => {
+    // Tick a probe pet until it falls asleep (180 s of sleep: the one stretch longer than a minute),
+    // then give both pets those ticks and steps of one minute and more.
+    const probe = bootPet({ stopped: true });
+    let ticks = 0;
+    while (probe.app.world().activity !== 4 && ticks < 5000) {
+      tick(probe, 1000, false);
+      ticks++;
+    }
+    expect(probe.app.world().activity).toBe(4);
+    // (The tick it fell asleep in saved, so the stretch starts a tick later.)
+    agree([{ kind: "ticks", count: ticks + 2 }, { kind: "tick", ms: 61000 }, { kind: "ticks", count: 2 }, { kind: "tick", ms: 60000 }, { kind: "tick", ms: 59999.6 }, { kind: "ticks", count: 400 }], false);
+  });
+});
