@@ -3,7 +3,6 @@
  * into it whenever the firmware asks. Any failure turns the display off with one printed line; the
  * firmware then falls back to console status lines.
  */
-import { nameForDisplay } from "../src/core/name";
 import type { World } from "../src/core/types";
 import { createSsd1306 } from "../src/platform/ssd1306";
 import type { PetBoard } from "./board";
@@ -16,12 +15,13 @@ import { activityName } from "../src/save/payloadJson";
 const DEFAULT_I2C_BITRATE = 400000;
 
 export interface PetDisplay {
-  /** Draws `world` and sends it; false (after printing why) when the panel failed. */
   /**
-   * Draws `world` and sends it: all of it, or with `change` only the pages under the parts that
-   * changed (face.ts changedRows). False (after printing why) when the panel failed.
+   * Draws `world`, its name shown as `nameText` (nameForDisplay of its name, which the owner keeps
+   * while the name does not change: decoding it costs a loop per byte on the interpreter), and sends
+   * it: all of it, or with `change` only the pages under the parts that changed (face.ts
+   * changedRows). False (after printing why) when the panel failed.
    */
-  show(world: World, change?: PictureChange): boolean;
+  show(world: World, nameText: string, change?: PictureChange): boolean;
 }
 
 /** The display for the board, or null when it has none, the env cannot drive one, or setup failed. */
@@ -41,13 +41,20 @@ export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string
     const i2c = env.setupI2C(d.i2c.scl, d.i2c.sda, bitrate);
     const panel = createSsd1306(i2c, d.address, d.width, d.height);
     const g = env.createGraphics(d.width, d.height);
+    // The first and last page under each combination of changed parts (index: name 1, expression 2,
+    // activity 4), worked out once with changedRows: a redraw then looks its pages up instead of
+    // running changedRows' dozen statements. Index 0 (nothing changed) sends every page.
+    const pages: number[][] = [[0, d.height / 8 - 1]];
+    for (let k = 1; k < 8; k++) {
+      const rows = changedRows({ name: (k & 1) !== 0, expression: (k & 2) !== 0, activity: (k & 4) !== 0 }, d.height) as number[];
+      pages.push([(rows[0] as number) >> 3, (rows[1] as number) >> 3]);
+    }
     return {
-      show: function (world: World, change?: PictureChange): boolean {
+      show: function (world: World, nameText: string, change?: PictureChange): boolean {
         try {
-          drawPet(g, nameForDisplay(world.name), world.expression, activityName(world.activity));
-          const rows = change === undefined ? null : changedRows(change, d.height);
-          if (rows === null) panel.flush(g.buffer);
-          else panel.flush(g.buffer, (rows[0] as number) >> 3, (rows[1] as number) >> 3);
+          drawPet(g, nameText, world.expression, activityName(world.activity));
+          const p = change === undefined ? (pages[0] as number[]) : (pages[(change.name ? 1 : 0) + (change.expression ? 2 : 0) + (change.activity ? 4 : 0)] as number[]);
+          panel.flush(g.buffer, p[0], p[1]);
           return true;
         } catch (e) {
           print("display failed: " + errorText(e) + "; status lines from now on");

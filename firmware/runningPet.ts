@@ -197,7 +197,7 @@ export class RunningPet {
     const line = this.openAndRestore_(board);
     this.print_(line);
     this.noteShown_(); // the boot line said it all; no status line until something changes
-    if (this.display_ !== null && !this.display_.show(this.world_)) this.display_ = null;
+    if (this.display_ !== null && !this.display_.show(this.world_, this.shownNameText_)) this.display_ = null;
     return line;
   }
 
@@ -550,7 +550,7 @@ export class RunningPet {
     const changed = this.noteShown_();
     if (this.display_ !== null) {
       // Only the pages under the parts that changed go to the panel (face.ts changedRows).
-      if (changed !== null && !this.display_.show(this.world_, changed)) this.display_ = null; // it printed why; lines from now on
+      if (changed !== null && !this.display_.show(this.world_, this.shownNameText_, changed)) this.display_ = null; // it printed why; lines from now on
       if (note !== "" && note !== "saved") this.print_(statusLine(this.world_, note, this.shownNameText_));
       return;
     }

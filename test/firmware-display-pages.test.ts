@@ -9,7 +9,10 @@ import { describe, expect, it } from "vitest";
 import { changedRows, drawPet, type PictureChange } from "../firmware/face";
 import { createGraphicsNamespace } from "../src/host/emulator/graphics";
 import { ACTIVITY_NAMES, EXPRESSION_NAMES } from "../src/core/types";
-import { bootPet } from "./firmware-fakes";
+import { bootPet, fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
+import { createDisplay } from "../firmware/display";
+import { createWorld } from "../src/core/world";
+import { nameFromString } from "../src/core/name";
 
 const graphics = createGraphicsNamespace({ Uint8Array, ArrayBuffer });
 const NAMES = ["Pip", "Rex", "Bartholomew-the-Third", "W", "?????"];
@@ -96,5 +99,22 @@ describe("the firmware sends only those pages", () => {
       }
     }
     expect(found).toBe(true);
+  });
+
+  it.each([64, 32])("every combination of changed parts goes out as the pages changedRows gives (a %i-row panel)", (height) => {
+    const DISPLAY = { driver: "ssd1306-i2c", width: 128, height: height, address: 0x3c, i2c: { scl: "D22", sda: "D21" } };
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()), withDisplayHardware: true });
+    const display = createDisplay(testBoard({ display: DISPLAY }), env, () => {})!;
+    const world = createWorld(nameFromString("Pip")!)!;
+    const windows = () => env.i2cWrites.filter((w) => w.bytes[0] === 0x00 && w.bytes[1] === 0x21).map((w) => [w.bytes[5], w.bytes[6]]);
+    expect(display.show(world, "Pip")).toBe(true);
+    expect(windows()).toEqual([[0, height / 8 - 1]]);
+    for (let k = 1; k < 8; k++) {
+      const change: PictureChange = { name: (k & 1) !== 0, expression: (k & 2) !== 0, activity: (k & 4) !== 0 };
+      const rows = changedRows(change, height)!;
+      const sent = windows().length;
+      expect(display.show(world, "Pip", change)).toBe(true);
+      expect(windows().slice(sent), JSON.stringify(change)).toEqual([[rows[0]! >> 3, rows[1]! >> 3]]);
+    }
   });
 });

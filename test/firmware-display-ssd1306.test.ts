@@ -131,4 +131,19 @@ describe("drawPet", () => {
     }
     expect(pictures.size).toBe(EXPRESSION_NAMES.length);
   });
+
+  it("clears what was there: each picture drawn over another is the picture drawn on a fresh buffer", () => {
+    for (let a = 0; a < EXPRESSION_NAMES.length; a++) {
+      for (let b = 0; b < EXPRESSION_NAMES.length; b++) {
+        const over = fakeGraphics(128, 64);
+        over.setColor(1);
+        over.fillRect(0, 0, 127, 63); // every pixel set
+        drawPet(over, "Zoe the long-named", a, "wandering");
+        drawPet(over, "Pip", b, "idle");
+        const fresh = fakeGraphics(128, 64);
+        drawPet(fresh, "Pip", b, "idle");
+        expect(Buffer.from(new Uint8Array(over.buffer)).equals(Buffer.from(new Uint8Array(fresh.buffer)))).toBe(true);
+      }
+    }
+  });
 });

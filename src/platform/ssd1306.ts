@@ -12,8 +12,6 @@ import type { I2CBus } from "./env";
 
 const CONTROL_COMMANDS = 0x00;
 const CONTROL_DATA = 0x40;
-/** Bytes of display RAM per I2C transfer: small enough for any I2C driver's buffer. */
-const DATA_CHUNK = 64;
 
 /** The power-up sequence for a panel `height` rows tall (64 or 32) with the charge pump on. */
 export function ssd1306InitCommands(height: number): number[] {
@@ -67,9 +65,12 @@ export function createSsd1306(i2c: I2CBus, address: number, width: number, heigh
     const last = lastPage === undefined || lastPage >= pages ? pages - 1 : lastPage;
     if (last < first) return 0;
     i2c.writeTo(address, CONTROL_COMMANDS, [0x21, 0, width - 1, 0x22, first, last]);
+    // One transfer per page (width bytes), as Espruino's own SSD1306 module sends them (128 bytes on
+    // a 128-wide panel): half the calls of 64-byte transfers, and each one costs a call and its
+    // statements on the interpreter.
     const end = (last + 1) * width;
-    for (let i = first * width; i < end; i += DATA_CHUNK) {
-      i2c.writeTo(address, CONTROL_DATA, bytes.subarray(i, Math.min(i + DATA_CHUNK, end)));
+    for (let i = first * width; i < end; i += width) {
+      i2c.writeTo(address, CONTROL_DATA, bytes.subarray(i, i + width));
     }
     return end - first * width;
   }
