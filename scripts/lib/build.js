@@ -22,7 +22,7 @@ import typescript from "@rollup/plugin-typescript";
 import terser from "@rollup/plugin-terser";
 import { tsImport } from "tsx/esm/api";
 import { espruinoHoistPlugin } from "./hoist.js";
-import { globalsAsParamsPlugin } from "./globalsAsParams.js";
+import { outerBlockPlugin } from "./outerBlock.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
@@ -228,7 +228,7 @@ export async function buildFirmware(options = {}) {
   try {
     const output = { format: "iife", strict: false, indent: false };
     unminified = (await bundle.generate(output)).output[0].code;
-    code = (await bundle.generate({ ...output, plugins: [terser(TERSER_OPTIONS), espruinoHoistPlugin(), globalsAsParamsPlugin()] })).output[0].code;
+    code = (await bundle.generate({ ...output, plugins: [terser(TERSER_OPTIONS), espruinoHoistPlugin(), outerBlockPlugin()] })).output[0].code;
   } finally {
     await bundle.close();
   }

@@ -14,11 +14,16 @@
  *   first call in that scope (Espruino defines a function or var only when execution reaches it);
  * - require() only with a literal name of a module built into Espruino's ESP32 build.
  *
+ * The firmware bundle's outer scope is a block of `let`s (outerBlock.js: a block is read once at
+ * boot, an iife twice): the checks run on its ES5 form (fromOuterBlock), and the block must be
+ * exactly what toOuterBlock makes of that form, so nothing else of ES2015 can hide in it.
+ *
  * Every check returns findings instead of throwing, so a test can feed a bad snippet and see it
  * flagged.
  */
 import { parse } from "acorn";
 import * as walk from "acorn-walk";
+import { fromOuterBlock, toOuterBlock } from "./outerBlock.js";
 
 export const FORBIDDEN_HELPERS = [
   "__spreadArray",
@@ -292,6 +297,19 @@ export function checkDeclarationOrder(ast) {
  * TypeScript output, which terser has not hoisted yet).
  */
 export function checkBundle(code, options = {}) {
+  if (code.startsWith("{let ")) {
+    let es5;
+    let same = false;
+    try {
+      es5 = fromOuterBlock(code);
+      same = toOuterBlock(es5) === code;
+    } catch (e) {
+      return [{ kind: "parse", pos: 0, message: "not an outer block of the build's making: " + e.message }];
+    }
+    if (!same) return [{ kind: "parse", pos: 0, message: "the outer block holds more than the build's lets and functions" }];
+    // Positions in the findings are then in the ES5 form.
+    code = es5;
+  }
   const parsed = parseEs5(code);
   if (!parsed.ast) return [parsed.error];
   const found = checkApiUse(parsed.ast, code);
