@@ -23,6 +23,7 @@ import terser from "@rollup/plugin-terser";
 import { tsImport } from "tsx/esm/api";
 import { espruinoHoistPlugin } from "./hoist.js";
 import { outerBlockPlugin } from "./outerBlock.js";
+import { unwrapClassesPlugin } from "./unwrapClasses.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
@@ -228,7 +229,7 @@ export async function buildFirmware(options = {}) {
   try {
     const output = { format: "iife", strict: false, indent: false };
     unminified = (await bundle.generate(output)).output[0].code;
-    code = (await bundle.generate({ ...output, plugins: [terser(TERSER_OPTIONS), espruinoHoistPlugin(), outerBlockPlugin()] })).output[0].code;
+    code = (await bundle.generate({ ...output, plugins: [unwrapClassesPlugin(), terser(TERSER_OPTIONS), espruinoHoistPlugin(), outerBlockPlugin()] })).output[0].code;
   } finally {
     await bundle.close();
   }
