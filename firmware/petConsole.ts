@@ -80,60 +80,72 @@ function importHex(s: RunningPet, hex: string): string {
   return s.importWorld_(loaded);
 }
 
-/** The `pet` object over the running pet. */
-export function createPetConsole(s: RunningPet): PetConsole {
-  /** Runs a console method: a throw becomes a printed line and the status "error". */
-  function guarded(what: string, fn: () => string): string {
-    try {
-      return fn();
-    } catch (e) {
-      s.print_("pet." + what + " failed: " + errorText(e));
-      return "error";
-    }
-  }
+/** What a console method answers when what it called threw: one printed line, and "error". */
+function failed(s: RunningPet, what: string, e: unknown): string {
+  s.print_("pet." + what + " failed: " + errorText(e));
+  return "error";
+}
 
+/**
+ * The `pet` object over the running pet. Each method catches in place rather than through a shared
+ * wrapper taking a closure: on the interpreter that would be two calls and a function made on every
+ * pet.save() or press of the button.
+ */
+export function createPetConsole(s: RunningPet): PetConsole {
   return {
     status: function () {
       try {
         const world = s.currentWorld_();
         return payloadJson(world, s.currentSavedAt_(), nameText(s, world.name));
       } catch (e) {
-        s.print_("pet.status failed: " + errorText(e));
+        failed(s, "status", e);
         return null;
       }
     },
     save: function () {
-      return guarded("save", function () {
+      try {
         return s.saveNow_();
-      });
+      } catch (e) {
+        return failed(s, "save", e);
+      }
     },
     interact: function () {
-      return guarded("interact", function () {
+      try {
         return s.interact_();
-      });
+      } catch (e) {
+        return failed(s, "interact", e);
+      }
     },
     rename: function (name: string) {
-      return guarded("rename", function () {
+      try {
         const bytes = typedName(s, name);
         return bytes === null ? "bad-name" : s.rename_(bytes);
-      });
+      } catch (e) {
+        return failed(s, "rename", e);
+      }
     },
     hatch: function (name?: string) {
-      return guarded("hatch", function () {
+      try {
         const bytes = name === undefined ? s.defaultName_ : typedName(s, name);
         return bytes === null ? "bad-name" : s.hatch_(bytes);
-      });
+      } catch (e) {
+        return failed(s, "hatch", e);
+      }
     },
     exportHex: function () {
-      return guarded("exportHex", function () {
+      try {
         const encoded = s.encodeNow_();
         return encoded.bytes !== null ? bytesToHex(encoded.bytes) : encoded.status;
-      });
+      } catch (e) {
+        return failed(s, "exportHex", e);
+      }
     },
     importHex: function (hex: string) {
-      return guarded("importHex", function () {
+      try {
         return importHex(s, hex);
-      });
+      } catch (e) {
+        return failed(s, "importHex", e);
+      }
     },
   };
 }

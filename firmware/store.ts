@@ -53,13 +53,20 @@ const NO_SAVE_WORDS: { [status: string]: string } = {
 };
 
 /**
- * Opens the slot log over `region`, one log sector per flash page (16 sectors of 4 KiB on the
- * ESP32), laid out as `layout` (the board's petLayout, which must describe `region`). Nothing is
- * read until restore() or save().
+ * The store over a slot log. A class rather than closures made by openPetStore: on the interpreter a
+ * function made at run time has its text read to be made, and again when it runs, so closures would
+ * have the boot read this text twice; methods are made once, with the bundle.
  */
-export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }, layout: RegionLayout): OpenedStore {
+class SlotStore implements PetStore {
+  private readonly log_: SlotLog;
   /** The wall clock of the restore in progress: the check below is the boot's one decode. */
-  let checkWall = 0;
+  private checkWall_: number;
+
+  constructor(layout: RegionLayout, raw: RawFlash, pageSize: number) {
+    this.checkWall_ = 0;
+    // The log's validity check, bound (natively) to this store.
+    this.log_ = openSlotLog(layout, raw, pageSize, this.loadedOrNull_.bind(this) as (payload: Uint8Array) => object);
+  }
 
   /**
    * The slot log's validity check, which is also the boot's decode: it answers the decoded save,
@@ -72,7 +79,8 @@ export function openPetStore(raw: RawFlash, region: { address: number; size: num
    * a payload the clock makes unusable (clock-overflow) is decoded a second time, without it, to
    * tell a readable save refused now from a bad one.
    */
-  function loadedOrNull(payload: Uint8Array): LoadResult | null {
+  private loadedOrNull_(payload: Uint8Array): LoadResult | null {
+    const checkWall = this.checkWall_;
     const r = loadWorld(payload, checkWall);
     if (r.status === "ok" && r.world !== null) {
       if (checkWall === 0) return r;
@@ -92,30 +100,34 @@ export function openPetStore(raw: RawFlash, region: { address: number; size: num
     return r; // readable, but refused at this clock: the boot reports it rather than going back
   }
 
+  restore(wallNowMs?: number): Restored {
+    this.checkWall_ = typeof wallNowMs === "number" && wallNowMs > 0 ? wallNowMs : 0;
+    const r = this.log_.load();
+    if (r.status === "ok" && r.accepted !== null) {
+      return { loaded: r.accepted as LoadResult, status: "ok", reason: "ok", skipped: r.checks - 1 };
+    }
+    const words = NO_SAVE_WORDS[r.status];
+    // The words say it all for these two; the log's message would only repeat them.
+    if (r.status === "empty" || r.status === "no-committed-save") return { loaded: null, status: r.status, reason: words as string, skipped: 0 };
+    const reason = (typeof words === "string" ? words : r.status) + " (" + r.message + ")";
+    return { loaded: null, status: r.status, reason: reason, skipped: 0 };
+  }
+
+  save(payload: Uint8Array): string {
+    const r = this.log_.save(payload);
+    return r.status === "ok" ? "ok" : r.status + " (" + r.message + ")";
+  }
+}
+
+/**
+ * Opens the slot log over `region`, one log sector per flash page (16 sectors of 4 KiB on the
+ * ESP32), laid out as `layout` (the board's petLayout, which must describe `region`). Nothing is
+ * read until restore() or save().
+ */
+export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }, layout: RegionLayout): OpenedStore {
   // The build refuses a region without a layout; a board put together by hand may still lack one.
   if (!layout || layout.address !== region.address || layout.size !== region.size || layout.sectorSize !== region.pageSize) {
     return { store: null, status: "bad-config (no slot-log layout for this region)" };
   }
-  const log: SlotLog = openSlotLog(layout, raw, region.pageSize, loadedOrNull as (payload: Uint8Array) => object);
-  return {
-    status: "ok",
-    store: {
-      restore: function (wallNowMs?: number): Restored {
-        checkWall = typeof wallNowMs === "number" && wallNowMs > 0 ? wallNowMs : 0;
-        const r = log.load();
-        if (r.status === "ok" && r.accepted !== null) {
-          return { loaded: r.accepted as LoadResult, status: "ok", reason: "ok", skipped: r.checks - 1 };
-        }
-        const words = NO_SAVE_WORDS[r.status];
-        // The words say it all for these two; the log's message would only repeat them.
-        if (r.status === "empty" || r.status === "no-committed-save") return { loaded: null, status: r.status, reason: words as string, skipped: 0 };
-        const reason = (typeof words === "string" ? words : r.status) + " (" + r.message + ")";
-        return { loaded: null, status: r.status, reason: reason, skipped: 0 };
-      },
-      save: function (payload: Uint8Array): string {
-        const r = log.save(payload);
-        return r.status === "ok" ? "ok" : r.status + " (" + r.message + ")";
-      },
-    },
-  };
+  return { status: "ok", store: new SlotStore(layout, raw, region.pageSize) };
 }

@@ -60,6 +60,6 @@ describe("unwrapClasses", () => {
 
   it("unwraps the firmware's classes", async () => {
     const { unminified } = await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null });
-    expect(unwrapClasses(unminified).unwrapped.sort()).toEqual(["RunningPet", "SlotLog"]);
+    expect(unwrapClasses(unminified).unwrapped.sort()).toEqual(["RunningPet", "SlotLog", "SlotStore"]);
   });
 });
