@@ -7,7 +7,6 @@ import type { PinId } from "../src/platform/env";
 import type { RegionLayout } from "../src/storage/regionLayout";
 
 export interface PetBoard {
-  name?: string;
   /** The reserved flash region holding the slot log: absolute address, size, erase page size. */
   petRegion: { address: number; size: number; pageSize: number };
   /**

@@ -43,14 +43,26 @@ export interface OpenedStore {
   status: string;
 }
 
-/** Short words for the slot log's "no payload" statuses; the log's message follows in brackets. */
-const NO_SAVE_WORDS: { [status: string]: string } = {
-  empty: "region empty",
-  "no-log": "region holds no pet log",
-  "no-committed-save": "log holds no committed save",
-  "no-valid-save": "no readable save",
-  "read-failed": "flash read failed",
-};
+/**
+ * Short words for the slot log's "no payload" statuses (the log's message follows in brackets), the
+ * status itself for any other. A switch, not a table: its texts stay in flash, not in RAM.
+ */
+function noSaveWords(status: string): string {
+  switch (status) {
+    case "empty":
+      return "region empty";
+    case "no-log":
+      return "region holds no pet log";
+    case "no-committed-save":
+      return "log holds no committed save";
+    case "no-valid-save":
+      return "no readable save";
+    case "read-failed":
+      return "flash read failed";
+    default:
+      return status;
+  }
+}
 
 /**
  * The store over a slot log. A class rather than closures made by openPetStore: on the interpreter a
@@ -106,11 +118,10 @@ class SlotStore implements PetStore {
     if (r.status === "ok" && r.accepted !== null) {
       return { loaded: r.accepted as LoadResult, status: "ok", reason: "ok", skipped: r.checks - 1 };
     }
-    const words = NO_SAVE_WORDS[r.status];
+    const words = noSaveWords(r.status);
     // The words say it all for these two; the log's message would only repeat them.
-    if (r.status === "empty" || r.status === "no-committed-save") return { loaded: null, status: r.status, reason: words as string, skipped: 0 };
-    const reason = (typeof words === "string" ? words : r.status) + " (" + r.message + ")";
-    return { loaded: null, status: r.status, reason: reason, skipped: 0 };
+    if (r.status === "empty" || r.status === "no-committed-save") return { loaded: null, status: r.status, reason: words, skipped: 0 };
+    return { loaded: null, status: r.status, reason: words + " (" + r.message + ")", skipped: 0 };
   }
 
   save(payload: Uint8Array): string {

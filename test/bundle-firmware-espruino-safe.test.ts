@@ -6,7 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { buildFirmware, BUNDLE_BUDGET_BYTES, BUNDLE_ONLY_PROPERTIES, ROOT, type BuildResult } from "../scripts/lib/build.js";
+import { buildFirmware, BUNDLE_BUDGET_BYTES, BUNDLE_ONLY_PROPERTIES, DEVICE_PROFILE_KEYS, ROOT, type BuildResult } from "../scripts/lib/build.js";
+import { readFileSync } from "node:fs";
+import ts from "typescript";
 import { checkBundle, formatFindings, parseEs5 } from "../scripts/lib/bundleCheck.js";
 import { fromOuterBlock } from "../scripts/lib/outerBlock.js";
 
@@ -40,8 +42,10 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
     expect(code).not.toContain("virtual:board-profile");
   });
 
-  it("leaves documentation-only profile keys out of the device image", () => {
-    expect(builds[board]!.code).not.toContain("notes");
+  it("carries only the profile keys the firmware reads", () => {
+    const code = builds[board]!.code;
+    for (const key of ["notes", "storageArea", "host", "$schema"]) expect(code, key).not.toContain(key);
+    expect(code).not.toContain(JSON.stringify(builds[board]!.profile.name));
   });
 
   it("shortens the bundle-only property names everywhere, and keeps the names the outside uses", () => {
@@ -61,5 +65,20 @@ describe("size budget", () => {
   it(`minified ESP32 bundle stays within ${BUNDLE_BUDGET_BYTES} bytes (docs/firmware.md)`, () => {
     expect(builds.esp32!.bytes).toBeGreaterThan(1000); // a real firmware, not an empty file
     expect(builds.esp32!.bytes).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES);
+  });
+});
+
+describe("the profile keys the bundle carries", () => {
+  it("are the fields PetBoard (firmware/board.ts) declares", () => {
+    const file = join(ROOT, "firmware", "board.ts");
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2020, true);
+    const fields: string[] = [];
+    source.forEachChild((node) => {
+      if (ts.isInterfaceDeclaration(node) && node.name.text === "PetBoard") {
+        for (const m of node.members) if (m.name && ts.isIdentifier(m.name)) fields.push(m.name.text);
+      }
+    });
+    expect(fields.length).toBeGreaterThan(3);
+    expect([...DEVICE_PROFILE_KEYS].sort()).toEqual(fields.sort());
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FailureMode, NorFlashSim } from "../src/storage/norFlashSim";
-import { deviceFlash, thrownStatus } from "../src/storage/flash";
+import { deviceFlash, FLASH_STATUSES, isFlashStatus, thrownStatus } from "../src/storage/flash";
 import { createSlotLog } from "../src/storage/slotLog";
 import { SMALL, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 
@@ -198,5 +198,12 @@ describe("flash failures become statuses", () => {
     const r = log.save(new Uint8Array(80));
     expect(r.status).toBe("bad-length");
     expect(r.message).toMatch(/84/);
+  });
+});
+
+describe("isFlashStatus", () => {
+  it("knows exactly the statuses FLASH_STATUSES lists", () => {
+    for (const s of FLASH_STATUSES) expect(isFlashStatus(s), s).toBe(true);
+    for (const s of ["", "OK", "read", "failed", "verify-failed", "commit-unknown", null, undefined, 0, {}]) expect(isFlashStatus(s), String(s)).toBe(false);
   });
 });

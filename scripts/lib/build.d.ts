@@ -8,6 +8,8 @@ export const BUNDLE_BUDGET_BYTES: number;
 export const TERSER_OPTIONS: Record<string, unknown>;
 /** Property names used only inside the bundle, shortened by terser like the "_" names. */
 export const BUNDLE_ONLY_PROPERTIES: string[];
+/** The profile keys the bundle carries: those PetBoard (firmware/board.ts) declares. */
+export const DEVICE_PROFILE_KEYS: string[];
 export class BoardProfileError extends Error {
   file: string;
   problems: string[];

@@ -45,8 +45,14 @@ export const BUNDLE_BUDGET_BYTES = 40960;
 
 const VIRTUAL_ID = "virtual:board-profile";
 const RESOLVED_VIRTUAL_ID = "\0" + VIRTUAL_ID;
-/** Profile keys that only document the file; left out of the bundle to save device memory. */
-const DOC_ONLY_KEYS = ["$schema", "notes"];
+/**
+ * The profile keys the firmware reads (firmware/board.ts, PetBoard), the only ones the bundle
+ * carries: every other key (the board's name, its host, its Storage area, notes) serves the build,
+ * the flash script or the reader of the file, and on the device would only hold RAM (an object in
+ * the bundle is built at boot and kept). test/bundle-firmware-espruino-safe checks this list against
+ * PetBoard.
+ */
+export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "button", "led", "display", "defaultPetName"];
 
 /** Thrown for a bad board profile; `problems` lists every reason, one sentence each. */
 export class BoardProfileError extends Error {
@@ -122,7 +128,7 @@ export async function loadBoardProfile(file) {
 function boardProfilePlugin(profile) {
   const embedded = {};
   for (const key of Object.keys(profile)) {
-    if (DOC_ONLY_KEYS.indexOf(key) < 0) embedded[key] = profile[key];
+    if (DEVICE_PROFILE_KEYS.indexOf(key) >= 0) embedded[key] = profile[key];
   }
   return {
     name: "board-profile",

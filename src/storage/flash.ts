@@ -99,9 +99,20 @@ export function safeErase(flash: Flash, address: number): FlashStatus {
   return s === "ok" ? "ok" : isFlashStatus(s) ? s : "erase-failed";
 }
 
+/** True for a FlashStatus. A switch, not a search of FLASH_STATUSES: that list would live in the device's RAM. */
 export function isFlashStatus(s: unknown): s is FlashStatus {
-  for (let i = 0; i < FLASH_STATUSES.length; i++) if (FLASH_STATUSES[i] === s) return true;
-  return false;
+  switch (s) {
+    case "ok":
+    case "read-failed":
+    case "write-failed":
+    case "erase-failed":
+    case "out-of-range":
+    case "not-erased":
+    case "power-lost":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**
