@@ -77,8 +77,11 @@ export function joinBytes(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** The ASCII codes of "0123456789abcdef", for E.mapInPlace. */
-const HEX_CODES = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
+/**
+ * The ASCII codes of "0123456789abcdef", for E.mapInPlace. A typed array: on the interpreter its
+ * sixteen bytes are one block of RAM, where an array holds one variable per element for good.
+ */
+const HEX_CODES = new Uint8Array([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
 const HEX_DIGITS = "0123456789abcdef";
 
 /**
