@@ -362,7 +362,7 @@ export class RunningPet {
       const now = this.env_.getTime(); // read once: the idle step or the full one uses it
       const ms = (now - this.lastTime_) * 1000; // NaN when the clock is not a number: full step
       if (ms >= 0.5 && ms < MAX_TICK_DELTA_MS) {
-        const delta = (ms + 0.5) | 0; // Math.round(ms), as advance_ rounds, for 0.5 <= ms < 2^31
+        const delta = Math.round(ms); // as advance_ rounds it
         if (delta < this.idleMs_) {
           this.idleMs_ -= delta;
           this.lastTime_ = now;
