@@ -39,6 +39,16 @@ export const HOT_GLOBALS = [
 
 const HEAD = "!function(){";
 const TAIL = "}();";
+/** The block's first statement, binding the hot globals (toOuterBlock writes it, fromOuterBlock expects it). */
+const HOT_LETS = "let " + HOT_GLOBALS.map(([global, local]) => local + "=" + (global === "E" ? '"undefined"!=typeof E?E:void 0' : global)).join(",") + ";";
+
+/** `text` from `start` to `end` (exclusive) with `edits` ([from, to, replacement], inside that range) applied. */
+function applyEdits(text, start, end, edits) {
+  edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+  let out = text.slice(start, end);
+  for (const [from, to, replacement] of edits) out = out.slice(0, from - start) + replacement + out.slice(to - start);
+  return out;
+}
 
 /** The names a function declares for its own scope: parameters, its vars and function declarations (not those of nested functions), and its own name when it is an expression. */
 function declaredIn(fnNode, cache) {
@@ -126,12 +136,7 @@ export function toOuterBlock(code) {
       throw new Error("outerBlock: unexpected " + st.type + " at the top of the bundle");
     }
   }
-  edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
-  let body = text.slice(fn.body.start + 1, fn.body.end - 1);
-  const offset = fn.body.start + 1;
-  for (const [start, end, replacement] of edits) body = body.slice(0, start - offset) + replacement + body.slice(end - offset);
-  const hot = HOT_GLOBALS.map(([global, local]) => local + "=" + (global === "E" ? '"undefined"!=typeof E?E:void 0' : global));
-  return "{let " + hot.join(",") + ";" + body + "}\n";
+  return "{" + HOT_LETS + applyEdits(text, fn.body.start + 1, fn.body.end - 1, edits) + "}\n";
 }
 
 /**
@@ -146,8 +151,7 @@ export function fromOuterBlock(code) {
   if (ast.body.length !== 1 || ast.body[0].type !== "BlockStatement") throw new Error("outerBlock: not one block");
   const block = ast.body[0];
   const first = block.body[0];
-  const expected = "let " + HOT_GLOBALS.map(([global, local]) => local + "=" + (global === "E" ? '"undefined"!=typeof E?E:void 0' : global)).join(",") + ";";
-  if (!first || text.slice(first.start, first.end) !== expected) throw new Error("outerBlock: the block does not start with the hot globals");
+  if (!first || text.slice(first.start, first.end) !== HOT_LETS) throw new Error("outerBlock: the block does not start with the hot globals");
   const edits = [[first.start, first.end, ""]];
   for (const st of block.body.slice(1)) {
     if (st.type === "VariableDeclaration" && st.kind === "let") {
@@ -169,11 +173,7 @@ export function fromOuterBlock(code) {
       if (node.type === "Identifier" && locals.has(node.name)) edits.push([node.start, node.end, locals.get(node.name)]);
     });
   }
-  edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
-  let body = text.slice(block.start + 1, block.end - 1);
-  const offset = block.start + 1;
-  for (const [start, end, replacement] of edits) body = body.slice(0, start - offset) + replacement + body.slice(end - offset);
-  return HEAD + body + TAIL + "\n";
+  return HEAD + applyEdits(text, block.start + 1, block.end - 1, edits) + TAIL + "\n";
 }
 
 export function outerBlockPlugin() {
