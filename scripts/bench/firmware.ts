@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
 import { openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
+import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
 import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion, type Counted } from "./callgrind";
 
 /** Runs of each timed operation (odd, so the median is one of them). */
@@ -45,14 +46,24 @@ const HOW_TO_GET_ONE =
 type Figures = Record<string, unknown>;
 
 /** Operation, what it is compared with, and how the comparison is named. */
-const OPS: { name: string; floor: string | null; what: string }[] = [
+const OPS: { name: string; floor: string | null; safe?: string; what: string }[] = [
   { name: "floorEncode", floor: "floorEncode", what: "floor: DataView encode of the 84-byte payload + E.CRC32" },
   { name: "floorSave", floor: "floorSave", what: "floor: encode + Flash.write 84 B + 4-byte mark into erased flash" },
   { name: "floorRestore", floor: "floorRestore", what: "floor: Flash.read 84 B + E.CRC32 + DataView decode" },
+  {
+    name: "safeFloorSave",
+    floor: "floorSave",
+    what: "safe floor: the world checked, then the floor save with the blank check, the payload read back and the 1-byte mark read back",
+  },
+  {
+    name: "safeFloorRestore",
+    floor: "floorRestore",
+    what: "safe floor: 16 sequence words, 1 header, the marks classified, 1 slot, every acceptance check (pet region, read only)",
+  },
   { name: "storageWrite", floor: "floorSave", what: "require(\"Storage\").write of an 84-byte file" },
   { name: "storageRead", floor: "floorRestore", what: "require(\"Storage\").readArrayBuffer of it" },
-  { name: "petSave", floor: "floorSave", what: "pet.save() after an untimed pet.interact()" },
-  { name: "petRestore", floor: "floorRestore", what: "openPetStore(require(\"Flash\"), board.petRegion, board.petLayout).restore(wallMs)" },
+  { name: "petSave", floor: "floorSave", safe: "safeFloorSave", what: "pet.save() after an untimed pet.interact()" },
+  { name: "petRestore", floor: "floorRestore", safe: "safeFloorRestore", what: "openPetStore(require(\"Flash\"), board.petRegion, board.petLayout).restore(wallMs)" },
   { name: "petStatus", floor: "floorEncode", what: "pet.status()" },
   { name: "petExportHex", floor: "floorEncode", what: "pet.exportHex()" },
   { name: "petInteract", floor: null, what: "pet.interact()" },
@@ -134,7 +145,15 @@ interface Session {
   flash: { firmware: string; empty: string; ticks: string | null } | null;
   /** Whether probe.js (the store's restore) is in Storage. */
   probe: boolean;
-  scratch: { scratch: number; pages: number; pageSize: number };
+  scratch: BenchConfig;
+}
+
+/** What benchInit gets: the scratch pages, and the pet region's layout for the safe floor's restore. */
+interface BenchConfig {
+  scratch: number;
+  pages: number;
+  pageSize: number;
+  petLayout: RegionLayout;
 }
 
 /** `fn()`, or `{ skipped: why }` when it throws: one broken part does not hide the others. */
@@ -150,7 +169,9 @@ function attempt<T>(fn: () => T): T | { skipped: string } {
 async function session(binary: string, work: string, withCopies: boolean): Promise<Session> {
   const board = JSON.parse(readFileSync(LINUX_BOARD, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea?: { address: number; size: number } };
   const pageSize = board.petRegion.pageSize;
-  const scratch = { scratch: board.petRegion.address - SCRATCH_PAGES * pageSize, pages: SCRATCH_PAGES, pageSize };
+  const layout = layoutForRegion(board.petRegion);
+  if (layout.layout === null) throw new Error("boards/linux.json: " + layout.message);
+  const scratch: BenchConfig = { scratch: board.petRegion.address - SCRATCH_PAGES * pageSize, pages: SCRATCH_PAGES, pageSize, petLayout: layout.layout };
   const figures: Figures = {};
   const firmware = await build(undefined);
   // The probe and the tick entry are optional: without them their figures say why.
@@ -209,10 +230,12 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
       const m = ops[op.name];
       if (m === null || m === undefined) continue;
       const ref = op.floor === null ? null : (ops[op.floor]?.ms ?? null);
+      const safe = op.safe === undefined ? null : (ops[op.safe]?.ms ?? null);
       table[op.name] = {
         ms: round(m.ms),
         ratio: ref === null || ref <= 0 ? null : round(m.ms / ref, 2),
         vs: op.floor,
+        ...(op.safe === undefined ? {} : { safeRatio: safe === null || safe <= 0 ? null : round(m.ms / safe, 2), vsSafe: op.safe }),
         min: round(m.min),
         max: round(m.max),
         what: op.what,
@@ -408,6 +431,10 @@ export async function run(): Promise<Record<string, unknown>> {
           const ref = op.floor === null ? undefined : perOp[op.floor];
           row.instructions = n;
           row.instructionRatio = typeof ref !== "number" || ref <= 0 ? null : round(n / ref, 2);
+          if (op.safe !== undefined) {
+            const safe = perOp[op.safe];
+            row.safeInstructionRatio = typeof safe !== "number" || safe <= 0 ? null : round(n / safe, 2);
+          }
         }
         delete counted.ops;
         figures.instructions = counted;

@@ -76,6 +76,85 @@
     };
   }
 
+  // The safe floor: the least a save and a restore can cost while doing what the format contract
+  // and docs/storage.md make each of them do, written in the floor's style (one function each, no
+  // helpers, native calls wherever one exists). The floor above skips all of it, so the ratio of
+  // the safe floor to the floor is the part of any firmware's ratio that no rewrite can remove.
+  //
+  // Save: the world checked against the Core's rules before it is encoded (so that nothing the
+  // reader would refuse is ever written), the slot and its mark read and found erased, the payload
+  // written and read back equal, the one-byte mark written and read back.
+  var ZERO = new Uint8Array(1);
+  function safeSave(w, addr) {
+    var c = w.elapsed, n = w.updateCount, as = w.activitySince, es = w.expressionSince, nm = w.name;
+    if (
+      w.activity >>> 0 !== w.activity || w.activity >= 5 || w.expression >>> 0 !== w.expression || w.expression >= 6 ||
+      !(nm instanceof Uint8Array) || nm.length < 1 || nm.length > 31 || nm.indexOf(0) >= 0 ||
+      c.hi >>> 0 !== c.hi || c.lo >>> 0 !== c.lo || n.hi >>> 0 !== n.hi || n.lo >>> 0 !== n.lo ||
+      as.hi >>> 0 !== as.hi || as.lo >>> 0 !== as.lo || es.hi >>> 0 !== es.hi || es.lo >>> 0 !== es.lo ||
+      as.hi > c.hi || (as.hi === c.hi && as.lo > c.lo) || es.hi > c.hi || (es.hi === c.hi && es.lo > c.lo)
+    ) return false;
+    var p = encode(w);
+    if (F.read(1, addr + 84)[0] !== 255 || E.sum(F.read(84, addr)) !== 21420) return false;
+    F.write(p, addr);
+    if (E.toString(F.read(84, addr)) !== E.toString(p)) return false;
+    F.write(ZERO, addr + 84);
+    return F.read(1, addr + 84)[0] === 0;
+  }
+
+  // Restore, from the pet's own region (read only): the sixteen sequence words in one native map,
+  // the largest one's header checked, that sector's marks classified natively (erased, set, partly
+  // set), the newest committed slot read, and every acceptance check of the contract in its order,
+  // with the absence added and the stamps judged against the resulting clock.
+  var KIND = new Uint8Array(256);
+  KIND.fill(2);
+  KIND[255] = 0;
+  KIND[0] = 1;
+  function safeRestore(L, now) {
+    var words = new Int32Array(E.toUint8Array(L.seqAddresses.map(F.read.bind(F, 4))).buffer);
+    var top = Math.max.apply(null, words);
+    if (!(top >= 0 && top < 0x7fffffff) || Math.min.apply(null, words) < -1) return null;
+    var base = L.address + words.indexOf(top) * L.sectorSize;
+    var hd = new DataView(F.read(12, base).buffer);
+    if (hd.getUint32(0, true) !== L.headerMagic || hd.getUint32(4, true) !== top || (top ^ hd.getUint32(8, true)) !== -1) return null;
+    var kinds = new Uint8Array(L.slotsPerSector);
+    E.mapInPlace(F.read(L.slotsPerSector, base + L.marksOffset), kinds, KIND);
+    var ks = E.toString(kinds);
+    var last = Math.max(ks.lastIndexOf("\x01"), ks.lastIndexOf("\x02"));
+    if (last < 0) return null;
+    var r = F.read(84, base + L.slotsOffset + last * 84);
+    var d = new DataView(r.buffer);
+    if (r.length < 6 || d.getUint32(0, true) !== 0x53544550 || d.getUint16(4, true) !== 1 || r.length !== 84) return null;
+    if (E.CRC32(new Uint8Array(r.buffer, 0, 80)) >>> 0 !== d.getUint32(80, true)) return null;
+    var savedAt = { hi: d.getUint32(26, true), lo: d.getUint32(22, true) };
+    var nl = r[48];
+    if (r[30] >= 5 || r[31] >= 6 || nl < 1 || nl > 31 || new Uint8Array(r.buffer, 49, nl).indexOf(0) >= 0 || E.sum(new Uint8Array(r.buffer, 49 + nl, 31 - nl)) !== 0) return null;
+    var away = 0;
+    if (now > 0 && (savedAt.hi !== 0 || savedAt.lo !== 0)) {
+      away = now - (savedAt.hi * 4294967296 + savedAt.lo);
+      away = away < 0 ? 0 : away > 604800000 ? 604800000 : Math.floor(away);
+    }
+    var lo = d.getUint32(6, true) + away;
+    var hi = d.getUint32(10, true);
+    if (lo >= 4294967296) {
+      lo -= 4294967296;
+      hi++;
+    }
+    if (hi >= 4294967296) return null;
+    var w = {
+      name: new Uint8Array(r.buffer, 49, nl),
+      activity: r[30],
+      expression: r[31],
+      activitySince: { hi: d.getUint32(36, true), lo: d.getUint32(32, true) },
+      expressionSince: { hi: d.getUint32(44, true), lo: d.getUint32(40, true) },
+      elapsed: { hi: hi, lo: lo },
+      updateCount: { hi: d.getUint32(18, true), lo: d.getUint32(14, true) }
+    };
+    var as = w.activitySince, es = w.expressionSince;
+    if (as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo)) return null;
+    return { world: w, savedAt: savedAt, absenceMs: away };
+  }
+
   // Erased scratch flash: erases the whole scratch area when the next slot would not fit (callers
   // do this outside the timed part).
   function eraseScratch() {
@@ -133,6 +212,14 @@
     floorRestore: function () {
       if (restore(last) === null) throw new Error("floor restore found no save at " + last);
     },
+    safeFloorSave: function (i) {
+      W.updateCount.lo = i;
+      last = takeSlot();
+      if (!safeSave(W, last)) throw new Error("safe floor save failed at " + last);
+    },
+    safeFloorRestore: function () {
+      if (safeRestore(cfg.petLayout, wall) === null) throw new Error("safe floor restore found no save");
+    },
     storageWrite: function (i) {
       payload[20] = i & 255;
       S.write("bench.dat", payload);
@@ -158,6 +245,9 @@
   };
   var pre = {
     floorSave: function () {
+      ensureSlot();
+    },
+    safeFloorSave: function () {
       ensureSlot();
     },
     petSave: function () {
@@ -188,6 +278,17 @@
     save(W, last);
     var back = restore(last);
     if (back === null || back.elapsed.lo !== W.elapsed.lo || back.name.length !== W.name.length) return "floor save/restore round trip failed";
+    ensureSlot();
+    last = takeSlot();
+    if (!safeSave(W, last)) return "safe floor save failed";
+    back = restore(last);
+    if (back === null || back.updateCount.lo !== W.updateCount.lo) return "safe floor save did not read back";
+    var safe = safeRestore(cfg.petLayout, wall);
+    if (safe === null) return "safe floor restore found no save";
+    var r0 = benchRestore(wall);
+    // (The bundle shortens the world's other property names; these three keep theirs.)
+    var w0 = r0.loaded.world;
+    if (w0.updateCount.lo !== safe.world.updateCount.lo || w0.activity !== safe.world.activity || w0.expression !== safe.world.expression) return "safe floor restore and the firmware's disagree";
     var hex = pet.exportHex();
     if (typeof hex !== "string" || hex.length < 168) return "pet.exportHex() gave " + hex;
     var r = benchRestore(wall);
