@@ -56,6 +56,18 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
     for (const name of ["status", "exportHex", "importHex", "getTime", "erasePage", "petRegion", "activity", "updateCount"]) expect(code, name).toContain(name);
   });
 
+  it("takes Espruino's byte built-ins without asking, and carries none of their plain-loop fallbacks", () => {
+    const code = builds[board]!.code;
+    expect(code).not.toContain("ESPRUINO_BUILD");
+    // crc32Bitwise's reflected polynomial, 0xEDB88320, exists only in the fallback.
+    expect(code).not.toContain(String(0xedb88320));
+    // The one question left is the boot's (the env's text coding and joinBytes), not the hot paths'.
+    const asked = code.match(/typeof \$\$E\.[A-Za-z0-9]+/g) ?? [];
+    expect([...new Set(asked)].sort()).toEqual(["typeof $$E.sum", "typeof $$E.toUint8Array"]);
+    // ... while the unminified bundle, which Node-hosted tests may run, still asks.
+    expect(builds[board]!.unminified).toContain('typeof E !== "undefined" && E && typeof E.CRC32 === "function"');
+  });
+
   it("built without warnings", () => {
     expect(builds[board]!.warnings).toEqual([]);
   });

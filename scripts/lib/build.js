@@ -195,7 +195,9 @@ export const BUNDLE_ONLY_PROPERTIES = [
 
 export const TERSER_OPTIONS = {
   ecma: 5,
-  compress: { hoist_funs: true, hoist_vars: true, passes: 2 },
+  // ESPRUINO_BUILD: the byte helpers and crc32 take Espruino's built-ins without asking whether they
+  // exist, and their plain-loop fallbacks drop out (src/core/bytes.ts).
+  compress: { hoist_funs: true, hoist_vars: true, passes: 2, global_defs: { ESPRUINO_BUILD: true } },
   mangle: { properties: { regex: new RegExp("_$|^(?:" + BUNDLE_ONLY_PROPERTIES.join("|") + ")$") } },
   format: { ascii_only: true, comments: false },
 };

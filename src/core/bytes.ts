@@ -7,6 +7,7 @@
  * Node, the browser and tests; both paths give the same answer for every input (pinned by
  * test/core-bytes-native-paths-agree.test.ts with an `E` that imitates the interpreter's).
  * The check is made per call, not once at load, so tests can install and remove a stand-in `E`.
+ * The device bundle makes no check at all: its build defines ESPRUINO_BUILD (see below).
  * E.sum marks the interpreter's `E` (a plain object also answers toString, from its prototype, so
  * toString alone proves nothing); a stand-in must provide all three with the interpreter's meaning
  * (the emulator the desktop and browser hosts share does: src/host/emulator/espruinoE.ts).
@@ -21,10 +22,21 @@ interface EspruinoBytes {
 }
 // Module-local ambient name: the interpreter's global `E` at run time, or undefined.
 declare const E: EspruinoBytes | undefined;
+/** The interpreter's `E` with the built-ins used here, for the branches that have established it. */
+type NativeBytes = Required<EspruinoBytes>;
+/**
+ * Defined as `true` only by the device build (scripts/lib/build.js, terser's global_defs), which
+ * then folds every `typeof ESPRUINO_BUILD !== "undefined"` below to true: the native branch is
+ * taken without asking, and the plain loops behind it drop out of the bundle. On the interpreter
+ * the question itself costs more than the call (docs/firmware.md, "Speed on the interpreter"),
+ * and Espruino 2v26, the oldest the profiles accept, has every built-in used here. Everywhere else
+ * the name is undeclared, so typeof answers "undefined" and `E` is asked per call as before.
+ */
+declare const ESPRUINO_BUILD: true | undefined;
 
 /** Sum of the byte values (E.sum on Espruino). */
 export function byteSum(bytes: Uint8Array): number {
-  if (typeof E !== "undefined" && E && typeof E.sum === "function") return E.sum(bytes);
+  if (typeof ESPRUINO_BUILD !== "undefined" || (typeof E !== "undefined" && E && typeof E.sum === "function")) return (E as NativeBytes).sum(bytes);
   let sum = 0;
   for (let i = 0; i < bytes.length; i++) sum += bytes[i] as number;
   return sum;
@@ -35,17 +47,17 @@ export function byteSum(bytes: Uint8Array): number {
  * the sum reaches 255 * length only when every byte is 255.
  */
 export function allErased(bytes: Uint8Array): boolean {
-  if (typeof E !== "undefined" && E && typeof E.sum === "function") return E.sum(bytes) === 255 * bytes.length;
+  if (typeof ESPRUINO_BUILD !== "undefined" || (typeof E !== "undefined" && E && typeof E.sum === "function")) return (E as NativeBytes).sum(bytes) === 255 * bytes.length;
   return byteSum(bytes) === 255 * bytes.length;
 }
 
 /** True when both arrays hold the same bytes (on Espruino: the two as strings, compared natively). */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  if (typeof E !== "undefined" && E && typeof E.sum === "function" && typeof E.toString === "function") {
-    const sa = E.toString(a);
+  if (typeof ESPRUINO_BUILD !== "undefined" || (typeof E !== "undefined" && E && typeof E.sum === "function" && typeof E.toString === "function")) {
+    const sa = (E as NativeBytes).toString(a);
     // E.toString answers undefined when it cannot allocate: then compare the slow way.
-    if (typeof sa === "string" && sa.length === a.length) return sa === E.toString(b);
+    if (typeof sa === "string" && sa.length === a.length) return sa === (E as NativeBytes).toString(b);
   }
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -56,10 +68,10 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
  * byte): a byte class per position that the string's native indexOf/lastIndexOf can then search.
  */
 export function byteKinds(bytes: Uint8Array, table: Uint8Array): string {
-  if (typeof E !== "undefined" && E && typeof E.mapInPlace === "function" && typeof E.toString === "function") {
+  if (typeof ESPRUINO_BUILD !== "undefined" || (typeof E !== "undefined" && E && typeof E.mapInPlace === "function" && typeof E.toString === "function")) {
     const mapped = new Uint8Array(bytes.length);
-    E.mapInPlace(bytes, mapped, table);
-    const text = E.toString(mapped);
+    (E as NativeBytes).mapInPlace(bytes, mapped, table);
+    const text = (E as NativeBytes).toString(mapped);
     if (typeof text === "string" && text.length === bytes.length) return text;
   }
   let s = "";
@@ -67,7 +79,12 @@ export function byteKinds(bytes: Uint8Array, table: Uint8Array): string {
   return s;
 }
 
-/** The arrays one after another in one new array (E.toUint8Array on Espruino). */
+/**
+ * The arrays one after another in one new array (E.toUint8Array on Espruino). Asked per call even in
+ * the device bundle: the shared emulator has no E.toUint8Array (with one, the firmware's env would
+ * take the emulator's strings for Espruino's byte strings, src/host/espruino/env.ts), and this runs
+ * once a boot.
+ */
 export function joinBytes(parts: Uint8Array[]): Uint8Array {
   if (typeof E !== "undefined" && E && typeof E.toUint8Array === "function" && typeof E.sum === "function") return E.toUint8Array(parts);
   let n = 0;
@@ -89,10 +106,10 @@ const HEX_DIGITS = "0123456789abcdef";
  * every byte (high half first) to its digit's code in one native pass.
  */
 export function bytesToHex(bytes: Uint8Array): string {
-  if (typeof E !== "undefined" && E && typeof E.mapInPlace === "function" && typeof E.toString === "function") {
+  if (typeof ESPRUINO_BUILD !== "undefined" || (typeof E !== "undefined" && E && typeof E.mapInPlace === "function" && typeof E.toString === "function")) {
     const codes = new Uint8Array(bytes.length * 2);
-    E.mapInPlace(bytes, codes, HEX_CODES, 4);
-    const text = E.toString(codes);
+    (E as NativeBytes).mapInPlace(bytes, codes, HEX_CODES, 4);
+    const text = (E as NativeBytes).toString(codes);
     if (typeof text === "string" && text.length === codes.length) return text;
   }
   let s = "";

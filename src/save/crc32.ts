@@ -14,6 +14,9 @@ interface EspruinoCrc {
 }
 // Module-local ambient name: resolves to the interpreter's global `E` at run time, or is undefined.
 declare const E: EspruinoCrc | undefined;
+// true only in the device bundle, whose build defines it (as in src/core/bytes.ts): there the
+// built-in is used without asking, and crc32Bitwise is not carried.
+declare const ESPRUINO_BUILD: true | undefined;
 
 const POLY_REFLECTED = 0xedb88320;
 
@@ -38,9 +41,9 @@ export function crc32Bitwise(bytes: Uint8Array, start?: number, end?: number): n
  * and no helper calls: on the interpreter every call re-reads the callee's text.
  */
 export function crc32(bytes: Uint8Array, start?: number, end?: number): number {
-  if (typeof E !== "undefined" && E && typeof E.CRC32 === "function") {
+  if (typeof ESPRUINO_BUILD !== "undefined" || (typeof E !== "undefined" && E && typeof E.CRC32 === "function")) {
     // A method call on E, as the interpreter expects; >>> 0 because it may answer a signed value.
-    return E.CRC32(bytes.subarray(start === undefined ? 0 : start, end === undefined ? bytes.length : end)) >>> 0;
+    return (E as Required<EspruinoCrc>).CRC32(bytes.subarray(start === undefined ? 0 : start, end === undefined ? bytes.length : end)) >>> 0;
   }
   return crc32Bitwise(bytes, start, end);
 }
