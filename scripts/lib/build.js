@@ -173,7 +173,7 @@ function rollupInput(entry, tsconfig, profile, warnings) {
  * outside the bundle sees those names (the console object, pet.status() and the profile use none).
  */
 /**
- * Property names used only inside the bundle (the Core's rule tables, the save policy's counters,
+ * Property names used only inside the bundle (the save policy's counters,
  * the slot log's layout, results and counters, the World's clock and stamps), shortened like the
  * "_" names. (terser never shortens the names of DOM properties, such as slot, reason or loaded, so
  * those stay long, everywhere alike.) None of them is read
@@ -183,7 +183,6 @@ function rollupInput(entry, tsconfig, profile, warnings) {
  * checks that none of these names is left in the bundle.
  */
 export const BUNDLE_ONLY_PROPERTIES = [
-  "restingExpression", "transientDwellMs", "toExpression", "toActivity", "dwellMs",
   "dirty", "lastSaveAt", "lastAttemptFailed", "lastAttemptAt",
   "sectorSize", "sectorCount", "slotsPerSector", "marksOffset", "marksSize", "slotsOffset", "headerMagic", "seqAddresses", "payloadLength",
   "flashStatus", "accepted", "erasedCount", "partial", "absenceMs", "validityChecks", "sectorErases", "verifyFailures", "opens",

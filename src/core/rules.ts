@@ -1,94 +1,76 @@
 /**
  * The pet's behaviour: how time and events move a world along. Pure and deterministic: no clock is
  * read (every advance is a delta the caller supplies), no Math.random. The rules are DATA in the
- * three tables below; docs/behaviour.md mirrors them and test/core-rules-table.test.ts pins them
+ * columns below; docs/behaviour.md mirrors them and test/core-rules-table.test.ts pins them
  * row by row, so a changed number has to be changed in all three places on purpose.
  */
 import { Activity, Expression, PET_EVENTS, type PetEvent, type UpdateStatus, type World } from "./types";
 import { type U64, MAX_SAFE, TWO_POW_32 } from "./u64";
 import { validateWorld } from "./world";
 
-/** What an activity does on its own: how long it lasts and what comes after. */
-export interface ActivityRule {
-  activity: number;
-  /** World-clock milliseconds the activity lasts before the next one starts. */
-  dwellMs: number;
-  /** The face the pet wears while doing this with nothing else going on. */
-  restingExpression: number;
-  /** Exactly four candidates for the next activity; chooseNextActivity picks one by index 0..3. */
-  next: readonly number[];
-}
+// The tables are columns: one plain array per field, indexed by the row's activity, expression or
+// event row. On Espruino an object holds a variable per field for as long as the program runs (the
+// three tables as rows of objects took 172 of the device's variables, as columns they take 70), and
+// a column is one index where a row is an index and a property search. Reading past a column's end
+// or at an index that is not a whole number gives undefined, in Node and on Espruino alike: the
+// checks below rely on that to refuse an unknown activity or expression.
 
-/** One row per activity, in activity-value order (row i is activity i). */
-export const ACTIVITY_RULES: readonly ActivityRule[] = [
-  {
-    activity: Activity.Idle,
-    dwellMs: 20000,
-    restingExpression: Expression.Neutral,
-    next: [Activity.Wandering, Activity.Wandering, Activity.Eating, Activity.Sleeping],
-  },
-  {
-    activity: Activity.Wandering,
-    dwellMs: 30000,
-    restingExpression: Expression.Curious,
-    next: [Activity.Idle, Activity.Idle, Activity.Eating, Activity.Playing],
-  },
-  {
-    activity: Activity.Eating,
-    dwellMs: 15000,
-    restingExpression: Expression.Happy,
-    next: [Activity.Idle, Activity.Idle, Activity.Sleeping, Activity.Wandering],
-  },
-  {
-    activity: Activity.Playing,
-    dwellMs: 12000,
-    restingExpression: Expression.Happy,
-    next: [Activity.Idle, Activity.Idle, Activity.Wandering, Activity.Eating],
-  },
-  {
-    activity: Activity.Sleeping,
-    dwellMs: 180000,
-    restingExpression: Expression.Sleepy,
-    next: [Activity.Idle, Activity.Idle, Activity.Idle, Activity.Wandering],
-  },
+/** World-clock milliseconds each activity lasts before the next one starts (index: the activity). */
+export const DWELL_MS: readonly number[] = [
+  20000, // Idle
+  30000, // Wandering
+  15000, // Eating
+  12000, // Playing
+  180000, // Sleeping
 ];
 
-/** How long an expression that is NOT the activity's resting one stays before it fades back. */
-export interface ExpressionRule {
-  expression: number;
-  transientDwellMs: number;
-}
+/** The face each activity wears with nothing else going on (index: the activity). */
+export const RESTING_EXPRESSION: readonly number[] = [Expression.Neutral, Expression.Curious, Expression.Happy, Expression.Happy, Expression.Sleepy];
 
-/** One row per expression, in expression-value order (row i is expression i). */
-export const EXPRESSION_RULES: readonly ExpressionRule[] = [
-  { expression: Expression.Neutral, transientDwellMs: 3000 },
-  { expression: Expression.Happy, transientDwellMs: 4000 },
-  { expression: Expression.Sleepy, transientDwellMs: 6000 },
-  { expression: Expression.Surprised, transientDwellMs: 2000 },
-  { expression: Expression.Grumpy, transientDwellMs: 5000 },
-  { expression: Expression.Curious, transientDwellMs: 4000 },
+/**
+ * Exactly four candidates for the activity after each one: activity a's at 4a to 4a + 3, in order;
+ * chooseNextActivity picks one by index 0..3.
+ */
+export const NEXT_ACTIVITY: readonly number[] = [
+  Activity.Wandering, Activity.Wandering, Activity.Eating, Activity.Sleeping, // after Idle
+  Activity.Idle, Activity.Idle, Activity.Eating, Activity.Playing, // after Wandering
+  Activity.Idle, Activity.Idle, Activity.Sleeping, Activity.Wandering, // after Eating
+  Activity.Idle, Activity.Idle, Activity.Wandering, Activity.Eating, // after Playing
+  Activity.Idle, Activity.Idle, Activity.Idle, Activity.Wandering, // after Sleeping
 ];
 
-/** The reaction to an event, given what the pet is doing when it arrives. */
-export interface EventRule {
-  event: PetEvent;
-  activity: number;
-  toActivity: number;
-  toExpression: number;
-}
+/**
+ * How long an expression that is NOT the activity's resting one stays before it fades back
+ * (index: the expression).
+ */
+export const FADE_MS: readonly number[] = [
+  3000, // Neutral
+  4000, // Happy
+  6000, // Sleepy
+  2000, // Surprised
+  5000, // Grumpy
+  4000, // Curious
+];
 
-/** One row per (event, activity) pair: 2 events x 5 activities. */
-export const EVENT_RULES: readonly EventRule[] = [
-  { event: "interact", activity: Activity.Idle, toActivity: Activity.Playing, toExpression: Expression.Happy },
-  { event: "interact", activity: Activity.Wandering, toActivity: Activity.Playing, toExpression: Expression.Happy },
-  { event: "interact", activity: Activity.Eating, toActivity: Activity.Eating, toExpression: Expression.Grumpy },
-  { event: "interact", activity: Activity.Playing, toActivity: Activity.Playing, toExpression: Expression.Happy },
-  { event: "interact", activity: Activity.Sleeping, toActivity: Activity.Sleeping, toExpression: Expression.Grumpy },
-  { event: "wake", activity: Activity.Idle, toActivity: Activity.Idle, toExpression: Expression.Curious },
-  { event: "wake", activity: Activity.Wandering, toActivity: Activity.Wandering, toExpression: Expression.Curious },
-  { event: "wake", activity: Activity.Eating, toActivity: Activity.Eating, toExpression: Expression.Curious },
-  { event: "wake", activity: Activity.Playing, toActivity: Activity.Playing, toExpression: Expression.Surprised },
-  { event: "wake", activity: Activity.Sleeping, toActivity: Activity.Idle, toExpression: Expression.Surprised },
+/** Activities in the tables: DWELL_MS and RESTING_EXPRESSION have a row each. */
+export const ACTIVITY_COUNT = 5;
+
+/**
+ * The reaction to an event, given what the pet is doing when it arrives: for event e (its index in
+ * PET_EVENTS) during activity a, row e * ACTIVITY_COUNT + a of both columns gives the activity and
+ * the face the pet takes.
+ */
+export const REACTION_ACTIVITY: readonly number[] = [
+  // interact: Idle, Wandering, Eating, Playing, Sleeping
+  Activity.Playing, Activity.Playing, Activity.Eating, Activity.Playing, Activity.Sleeping,
+  // wake
+  Activity.Idle, Activity.Wandering, Activity.Eating, Activity.Playing, Activity.Idle,
+];
+export const REACTION_EXPRESSION: readonly number[] = [
+  // interact: Idle, Wandering, Eating, Playing, Sleeping
+  Expression.Happy, Expression.Happy, Expression.Grumpy, Expression.Happy, Expression.Grumpy,
+  // wake
+  Expression.Curious, Expression.Curious, Expression.Curious, Expression.Surprised, Expression.Surprised,
 ];
 
 /**
@@ -104,23 +86,9 @@ export function nextActivityIndex(elapsed: U64, updateCount: U64): number {
   return (x >>> 0) & 3;
 }
 
-/** The activity that follows `activity`, chosen from its row's `next` by nextActivityIndex. */
+/** The activity that follows `activity`, chosen from its four NEXT_ACTIVITY candidates by nextActivityIndex. */
 export function chooseNextActivity(activity: number, elapsed: U64, updateCount: U64): number {
-  const row = ACTIVITY_RULES[activity] as ActivityRule;
-  return row.next[nextActivityIndex(elapsed, updateCount)] as number;
-}
-
-/** The row of EVENT_RULES for this event and activity, or null (no such row). */
-export function findEventRule(event: PetEvent, activity: number): EventRule | null {
-  // The table lists every activity for the first event, then for the second: try that position
-  // first (one lookup instead of a walk of the table), and walk only if someone reordered it.
-  const guess = EVENT_RULES[PET_EVENTS.indexOf(event) * ACTIVITY_RULES.length + activity];
-  if (guess !== undefined && guess.event === event && guess.activity === activity) return guess;
-  for (let i = 0; i < EVENT_RULES.length; i++) {
-    const r = EVENT_RULES[i] as EventRule;
-    if (r.event === event && r.activity === activity) return r;
-  }
-  return null;
+  return NEXT_ACTIVITY[activity * 4 + nextActivityIndex(elapsed, updateCount)] as number;
 }
 
 /**
@@ -170,30 +138,33 @@ export function updateWorld(world: World, deltaMs: number, event?: PetEvent): Up
   let expression = world.expression;
   let expressionSince = world.expressionSince;
 
-  const rule = ACTIVITY_RULES[activity] as ActivityRule;
-  if (dwellReached(activitySince, nowHi, nowLo, rule.dwellMs)) {
-    activity = rule.next[nextActivityIndex(now, count)] as number;
+  // validateWorld has made activity and expression whole numbers inside their tables.
+  const resting = RESTING_EXPRESSION[activity] as number;
+  if (dwellReached(activitySince, nowHi, nowLo, DWELL_MS[activity] as number)) {
+    activity = NEXT_ACTIVITY[activity * 4 + nextActivityIndex(now, count)] as number;
     activitySince = now;
-    const resting = (ACTIVITY_RULES[activity] as ActivityRule).restingExpression;
-    if (expression !== resting) {
-      expression = resting;
+    const nextResting = RESTING_EXPRESSION[activity] as number;
+    if (expression !== nextResting) {
+      expression = nextResting;
       expressionSince = now;
     }
-  } else if (expression !== rule.restingExpression) {
-    if (dwellReached(expressionSince, nowHi, nowLo, (EXPRESSION_RULES[expression] as ExpressionRule).transientDwellMs)) {
-      expression = rule.restingExpression;
+  } else if (expression !== resting) {
+    if (dwellReached(expressionSince, nowHi, nowLo, FADE_MS[expression] as number)) {
+      expression = resting;
       expressionSince = now;
     }
   }
 
   if (event !== undefined) {
-    const reaction = findEventRule(event, activity) as EventRule;
-    if (reaction.toActivity !== activity) {
-      activity = reaction.toActivity;
+    const row = PET_EVENTS.indexOf(event) * ACTIVITY_COUNT + activity;
+    const toActivity = REACTION_ACTIVITY[row] as number;
+    const toExpression = REACTION_EXPRESSION[row] as number;
+    if (toActivity !== activity) {
+      activity = toActivity;
       activitySince = now;
     }
-    if (reaction.toExpression !== expression) {
-      expression = reaction.toExpression;
+    if (toExpression !== expression) {
+      expression = toExpression;
       expressionSince = now;
     }
   }
@@ -222,21 +193,21 @@ export function updateWorld(world: World, deltaMs: number, event?: PetEvent): Up
 export function tickWorld(world: World, deltaMs: number): UpdateStatus {
   const elapsed = world.elapsed;
   const updates = world.updateCount;
-  const rule = ACTIVITY_RULES[world.activity];
+  const dwell = DWELL_MS[world.activity];
   const lo = elapsed.lo + deltaMs;
   // A whole delta that keeps the low halves below 2^32 (no carry into hi) on a known activity.
-  if (rule !== undefined && deltaMs >= 0 && deltaMs === Math.floor(deltaMs) && lo < TWO_POW_32 && updates.lo < 0xffffffff) {
+  if (dwell !== undefined && deltaMs >= 0 && deltaMs === Math.floor(deltaMs) && lo < TWO_POW_32 && updates.lo < 0xffffffff) {
     const act = world.activitySince;
     const exp = world.expressionSince;
-    const face = EXPRESSION_RULES[world.expression];
-    const fade = world.expression === rule.restingExpression ? -1 : face !== undefined ? face.transientDwellMs : 0;
+    const face = FADE_MS[world.expression];
+    const fade = world.expression === RESTING_EXPRESSION[world.activity] ? -1 : face !== undefined ? face : 0;
     // Ages as in dwellReached; `act.hi === elapsed.hi` keeps them small and exact here.
     if (
       act.hi === elapsed.hi &&
       exp.hi === elapsed.hi &&
       act.lo <= elapsed.lo &&
       exp.lo <= elapsed.lo &&
-      lo - act.lo < rule.dwellMs &&
+      lo - act.lo < dwell &&
       (fade < 0 || lo - exp.lo < fade) // an unknown expression (fade 0) never passes
     ) {
       world.elapsed = { hi: elapsed.hi, lo: lo };
@@ -258,16 +229,16 @@ export function tickWorld(world: World, deltaMs: number): UpdateStatus {
  * updateWorld.
  */
 export function quietUntil(world: World): number {
-  const rule = ACTIVITY_RULES[world.activity];
+  const dwell = DWELL_MS[world.activity];
   const e = world.elapsed;
   const a = world.activitySince;
   const x = world.expressionSince;
-  if (rule === undefined || a.hi !== e.hi || x.hi !== e.hi) return -1;
-  let until = a.lo + rule.dwellMs;
-  if (world.expression !== rule.restingExpression) {
-    const face = EXPRESSION_RULES[world.expression];
-    if (face === undefined) return -1;
-    if (x.lo + face.transientDwellMs < until) until = x.lo + face.transientDwellMs;
+  if (dwell === undefined || a.hi !== e.hi || x.hi !== e.hi) return -1;
+  let until = a.lo + dwell;
+  if (world.expression !== RESTING_EXPRESSION[world.activity]) {
+    const fade = FADE_MS[world.expression];
+    if (fade === undefined) return -1;
+    if (x.lo + fade < until) until = x.lo + fade;
   }
   return until < TWO_POW_32 ? until : TWO_POW_32;
 }
