@@ -137,7 +137,6 @@ const DEFAULT_MAX_BOOT_CHECKS = 4;
 const MAX_VERIFY_FAILURES = 2;
 /** Bytes of the header's magic word ("PL", layout version, payload length). */
 const MAGIC_SIZE = 4;
-/** Wording shared by every commit-unknown result: what the caller may and may not assume. */
 /** The commit mark's value, as the one byte a commit programs (never written to: shared). */
 const MARK_BYTES = new Uint8Array([MARK_COMMITTED]);
 /** A save's count of rare events, made only when one happens. */
@@ -146,6 +145,7 @@ interface SaveProgress {
   opens: number;
   verifyFailures: number;
 }
+/** Wording shared by every commit-unknown result: what the caller may and may not assume. */
 const MAY_BE_NEWEST = ": this save may or may not be the one the next boot returns (save again to be sure)";
 
 /** A result with nothing located; `checks` for loads that gave up after checking. */
@@ -154,12 +154,14 @@ function fail(status: LogStatus, message: string, flashStatus: FlashStatus, chec
 }
 
 /**
- * What the internal steps answer when they succeed. Shared and never handed out (save and load
- * build their own results), so the happy path allocates nothing for it.
+ * What the internal steps of a save answer when they succeed. Shared, so the happy path allocates
+ * nothing for it; never handed out (save builds its own result) and only ever compared by identity,
+ * so it carries its status alone: on Espruino every field of an object is a variable held for as
+ * long as the program runs, and a full result has ten.
  */
-const STEP_OK: LogResult = fail("ok", "ok", "ok");
+const STEP_OK = { status: "ok" } as LogResult;
 /** What a step answers when the save should go round its loop again (internal, like STEP_OK). */
-const RETRY: LogResult = fail("ok", "retry", "ok");
+const RETRY = { status: "ok" } as LogResult;
 
 /**
  * Sector headers as the boot reads them: valid ones newest first, every sequence number, erased
