@@ -173,11 +173,6 @@ export class RunningPet {
     return this.savedAt_;
   }
 
-  /** Why saving is paused, or "". */
-  pausedWhy_(): string {
-    return this.pausedReason_;
-  }
-
   /** The wall clock in ms, or 0 while it is not plausible (see clock.ts). */
   wallNow_(): number {
     // clock.ts wallClockMs, written out: every save and export reads the clock.
