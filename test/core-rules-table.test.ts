@@ -36,7 +36,7 @@ function worldAt(activity: number, expression: number, since: number, elapsed: n
 
 /** The rules' columns read back as rows, in the shape the expected rows are written in. */
 const activityRows = (): [number, number | undefined, number | undefined, number[]][] =>
-  ACTIVITY_NAMES.map((_, a) => [a, DWELL_MS[a], RESTING_EXPRESSION[a], NEXT_ACTIVITY.slice(a * 4, a * 4 + 4)]);
+  ACTIVITY_NAMES.map((_, a) => [a, DWELL_MS[a], RESTING_EXPRESSION[a], [...NEXT_ACTIVITY.subarray(a * 4, a * 4 + 4)]]);
 const expressionRows = (): [number, number | undefined][] => EXPRESSION_NAMES.map((_, x) => [x, FADE_MS[x]]);
 const eventRows = (): [PetEvent, number, number | undefined, number | undefined][] =>
   PET_EVENTS.flatMap((event, e) =>
@@ -54,10 +54,8 @@ describe("the columns", () => {
     expect(REACTION_EXPRESSION.length).toBe(PET_EVENTS.length * ACTIVITY_NAMES.length);
   });
 
-  it("are plain arrays, so an index that is not a row reads undefined (a typed array throws on Espruino)", () => {
-    for (const column of [DWELL_MS, RESTING_EXPRESSION, NEXT_ACTIVITY, FADE_MS, REACTION_ACTIVITY, REACTION_EXPRESSION]) {
-      expect(Array.isArray(column)).toBe(true);
-    }
+  it("that are read before validation are plain arrays, so an index that is not a row reads undefined (a typed array throws on Espruino)", () => {
+    for (const column of [DWELL_MS, RESTING_EXPRESSION, FADE_MS]) expect(Array.isArray(column)).toBe(true);
   });
 });
 

@@ -8,12 +8,17 @@ import { Activity, Expression, PET_EVENTS, type PetEvent, type UpdateStatus, typ
 import { type U64, MAX_SAFE, TWO_POW_32 } from "./u64";
 import { validateWorld } from "./world";
 
-// The tables are columns: one plain array per field, indexed by the row's activity, expression or
-// event row. On Espruino an object holds a variable per field for as long as the program runs (the
-// three tables as rows of objects took 172 of the device's variables, as columns they take 70), and
-// a column is one index where a row is an index and a property search. Reading past a column's end
-// or at an index that is not a whole number gives undefined, in Node and on Espruino alike: the
-// checks below rely on that to refuse an unknown activity or expression.
+// The tables are columns: one array per field, indexed by the row's activity, expression or event
+// row. On Espruino an object holds a variable per field for as long as the program runs (the three
+// tables as rows of objects took 172 of the device's variables, as columns they take about 60), and
+// a column is one index where a row is an index and a property search.
+//
+// The columns read before a world is validated (DWELL_MS, RESTING_EXPRESSION, FADE_MS: tickWorld and
+// quietUntil look an unknown activity or expression up) are plain arrays, where an index past the end
+// or one that is not a whole number reads undefined, in Node and on Espruino alike, and the code
+// relies on that. The others are read only with indices already known to be rows, so they are
+// Uint8Arrays, one block of bytes each (Espruino throws on a typed array's non-index read, -1 say,
+// where Node answers undefined: they must never see one).
 
 /** World-clock milliseconds each activity lasts before the next one starts (index: the activity). */
 export const DWELL_MS: readonly number[] = [
@@ -31,13 +36,13 @@ export const RESTING_EXPRESSION: readonly number[] = [Expression.Neutral, Expres
  * Exactly four candidates for the activity after each one: activity a's at 4a to 4a + 3, in order;
  * chooseNextActivity picks one by index 0..3.
  */
-export const NEXT_ACTIVITY: readonly number[] = [
+export const NEXT_ACTIVITY: Uint8Array = new Uint8Array([
   Activity.Wandering, Activity.Wandering, Activity.Eating, Activity.Sleeping, // after Idle
   Activity.Idle, Activity.Idle, Activity.Eating, Activity.Playing, // after Wandering
   Activity.Idle, Activity.Idle, Activity.Sleeping, Activity.Wandering, // after Eating
   Activity.Idle, Activity.Idle, Activity.Wandering, Activity.Eating, // after Playing
   Activity.Idle, Activity.Idle, Activity.Idle, Activity.Wandering, // after Sleeping
-];
+]);
 
 /**
  * How long an expression that is NOT the activity's resting one stays before it fades back
@@ -60,18 +65,18 @@ export const ACTIVITY_COUNT = 5;
  * PET_EVENTS) during activity a, row e * ACTIVITY_COUNT + a of both columns gives the activity and
  * the face the pet takes.
  */
-export const REACTION_ACTIVITY: readonly number[] = [
+export const REACTION_ACTIVITY: Uint8Array = new Uint8Array([
   // interact: Idle, Wandering, Eating, Playing, Sleeping
   Activity.Playing, Activity.Playing, Activity.Eating, Activity.Playing, Activity.Sleeping,
   // wake
   Activity.Idle, Activity.Wandering, Activity.Eating, Activity.Playing, Activity.Idle,
-];
-export const REACTION_EXPRESSION: readonly number[] = [
+]);
+export const REACTION_EXPRESSION: Uint8Array = new Uint8Array([
   // interact: Idle, Wandering, Eating, Playing, Sleeping
   Expression.Happy, Expression.Happy, Expression.Grumpy, Expression.Happy, Expression.Grumpy,
   // wake
   Expression.Curious, Expression.Curious, Expression.Curious, Expression.Surprised, Expression.Surprised,
-];
+]);
 
 /**
  * The deterministic stand-in for a dice roll: one xorshift32 round over the low halves of the new
@@ -86,7 +91,7 @@ export function nextActivityIndex(elapsed: U64, updateCount: U64): number {
   return (x >>> 0) & 3;
 }
 
-/** The activity that follows `activity`, chosen from its four NEXT_ACTIVITY candidates by nextActivityIndex. */
+/** The activity that follows `activity` (a known one), chosen from its four NEXT_ACTIVITY candidates by nextActivityIndex. */
 export function chooseNextActivity(activity: number, elapsed: U64, updateCount: U64): number {
   return NEXT_ACTIVITY[activity * 4 + nextActivityIndex(elapsed, updateCount)] as number;
 }
