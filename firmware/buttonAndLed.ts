@@ -9,9 +9,17 @@ import type { PetConsole } from "./petConsole";
 import { createButtonMachine, BUTTON_DEBOUNCE_MS } from "./button";
 import { errorText } from "./report";
 
+/**
+ * Defined only by the device build, as whether its board profile has a button and an LED (as
+ * BOARD_HAS_DISPLAY in display.ts): a bundle for a board without them carries none of this file's
+ * work. Undeclared everywhere else, where the board passed in decides.
+ */
+declare const BOARD_HAS_BUTTON: boolean | undefined;
+declare const BOARD_HAS_LED: boolean | undefined;
+
 function setLed(board: PetBoard, env: PetEnv, print: (line: string) => void, on: boolean): void {
   const led = board.led;
-  if (led === undefined || env.digitalWrite === undefined) return;
+  if ((typeof BOARD_HAS_LED !== "undefined" && !BOARD_HAS_LED) || led === undefined || env.digitalWrite === undefined) return;
   try {
     env.digitalWrite(led.pin, on ? 1 : 0);
   } catch (e) {
@@ -21,7 +29,7 @@ function setLed(board: PetBoard, env: PetEnv, print: (line: string) => void, on:
 
 function setUpButton(board: PetBoard, env: PetEnv, print: (line: string) => void, pet: PetConsole): void {
   const button = board.button;
-  if (button === undefined || env.setWatch === undefined) return;
+  if ((typeof BOARD_HAS_BUTTON !== "undefined" && !BOARD_HAS_BUTTON) || button === undefined || env.setWatch === undefined) return;
   const activeLow = button.activeLow !== false;
   if (env.pinMode !== undefined) env.pinMode(button.pin, activeLow ? "input_pullup" : "input_pulldown");
   const machine = createButtonMachine(env, activeLow, {

@@ -25,9 +25,17 @@ export interface PetDisplay {
 }
 
 /** The display for the board, or null when it has none, the env cannot drive one, or setup failed. */
+/**
+ * Defined only by the device build, as whether its board profile has a display (scripts/lib/build.js,
+ * terser's global_defs): a bundle for a board without one then folds the test below to `return null`
+ * and carries neither the panel driver nor the drawing. Undeclared everywhere else (typeof answers
+ * "undefined"), where the board passed in decides.
+ */
+declare const BOARD_HAS_DISPLAY: boolean | undefined;
+
 export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string) => void): PetDisplay | null {
   const d = board.display;
-  if (d === undefined) return null;
+  if ((typeof BOARD_HAS_DISPLAY !== "undefined" && !BOARD_HAS_DISPLAY) || d === undefined) return null;
   if (d.driver !== "ssd1306-i2c") {
     print("display unavailable: unknown driver " + d.driver);
     return null;

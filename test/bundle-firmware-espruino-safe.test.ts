@@ -68,6 +68,17 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
     expect(builds[board]!.unminified).toContain('typeof E !== "undefined" && E && typeof E.CRC32 === "function"');
   });
 
+  it("carries the panel, button and LED code exactly when its profile has them", () => {
+    const { code, profile } = builds[board]!;
+    // Words only that code holds: the drawing, the panel's I2C set-up, the button's pull resistor, the LED's pin.
+    const marks: [unknown, string[]][] = [
+      [profile.display, ["drawCircle", "setupI2C", "display unavailable"]],
+      [profile.button, ["input_pullup", "button failed"]],
+      [profile.led, ["led failed"]],
+    ];
+    for (const [part, words] of marks) for (const w of words) expect(code.includes(w), w).toBe(part !== undefined);
+  });
+
   it("built without warnings", () => {
     expect(builds[board]!.warnings).toEqual([]);
   });

@@ -194,12 +194,37 @@ export const BUNDLE_ONLY_PROPERTIES = [
 
 export const TERSER_OPTIONS = {
   ecma: 5,
-  // ESPRUINO_BUILD: the byte helpers and crc32 take Espruino's built-ins without asking whether they
-  // exist, and their plain-loop fallbacks drop out (src/core/bytes.ts).
-  compress: { hoist_funs: true, hoist_vars: true, passes: 2, global_defs: { ESPRUINO_BUILD: true } },
+  compress: { hoist_funs: true, hoist_vars: true, passes: 2 },
   mangle: { properties: { regex: new RegExp("_$|^(?:" + BUNDLE_ONLY_PROPERTIES.join("|") + ")$") } },
   format: { ascii_only: true, comments: false },
 };
+
+/**
+ * What the build knows that the code would otherwise ask at run time, as names terser replaces with
+ * constants (global_defs) before it drops the code they make unreachable. Declared, and asked with
+ * typeof, only where they are used; undeclared everywhere else (Node, the unminified bundle), where
+ * those places ask the real question instead.
+ *
+ *   ESPRUINO_BUILD      true: crc32 and the byte helpers take Espruino's built-ins without asking
+ *                       whether they exist, and their plain-loop fallbacks drop out (src/core/bytes.ts)
+ *   BOARD_HAS_DISPLAY   whether the profile has a display: without one, no panel driver, no drawing
+ *                       and no I2C set-up in the bundle (firmware/display.ts, src/host/espruino/env.ts)
+ *   BOARD_HAS_BUTTON, BOARD_HAS_LED   the same for the button and the LED (firmware/buttonAndLed.ts)
+ * @param {{display?: unknown, button?: unknown, led?: unknown}} profile
+ */
+export function buildDefines(profile) {
+  return {
+    ESPRUINO_BUILD: true,
+    BOARD_HAS_DISPLAY: profile.display !== undefined,
+    BOARD_HAS_BUTTON: profile.button !== undefined,
+    BOARD_HAS_LED: profile.led !== undefined,
+  };
+}
+
+/** TERSER_OPTIONS with the board's defines (buildDefines). */
+export function terserOptions(profile) {
+  return { ...TERSER_OPTIONS, compress: { ...TERSER_OPTIONS.compress, global_defs: buildDefines(profile) } };
+}
 
 /**
  * Builds the firmware bundle.
@@ -236,7 +261,7 @@ export async function buildFirmware(options = {}) {
   try {
     const output = { format: "iife", strict: false, indent: false };
     unminified = (await bundle.generate(output)).output[0].code;
-    code = (await bundle.generate({ ...output, plugins: [unwrapClassesPlugin(), terser(TERSER_OPTIONS), espruinoHoistPlugin(), outerBlockPlugin()] })).output[0].code;
+    code = (await bundle.generate({ ...output, plugins: [unwrapClassesPlugin(), terser(terserOptions(profile)), espruinoHoistPlugin(), outerBlockPlugin()] })).output[0].code;
   } finally {
     await bundle.close();
   }

@@ -49,6 +49,8 @@ declare const E:
   | undefined;
 // Declared here too because the firmware is type-checked against lib ES5 with no host typings.
 declare const console: { log(line: string): void };
+// false in a device bundle for a board without a display (see firmware/display.ts): no I2C set-up.
+declare const BOARD_HAS_DISPLAY: boolean | undefined;
 declare function setInterval(fn: () => void, ms: number): unknown;
 declare function clearInterval(id: unknown): void;
 declare function setTimeout(fn: () => void, ms: number): unknown;
@@ -104,7 +106,7 @@ export function envFromGlobals(flash: RawFlash): PetEnv {
   if (typeof digitalWrite === "function") env.digitalWrite = digitalWrite;
   if (typeof pinMode === "function") env.pinMode = pinMode;
   addTextCoding(env);
-  if (typeof I2C1 !== "undefined" && typeof Graphics !== "undefined") {
+  if ((typeof BOARD_HAS_DISPLAY === "undefined" || BOARD_HAS_DISPLAY) && typeof I2C1 !== "undefined" && typeof Graphics !== "undefined") {
     env.setupI2C = function (scl: PinId, sda: PinId, bitrate: number): I2CBus {
       I2C1.setup({ scl: scl, sda: sda, bitrate: bitrate });
       return I2C1;
