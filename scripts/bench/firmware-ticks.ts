@@ -1,6 +1,6 @@
 /**
  * Bench entry for the loop's instruction counts, bundled like the firmware (buildFirmware with this
- * entry, board boards/linux.json) and uploaded as .bootcde in a copy of the bench's flash file by
+ * entry, board: the Linux profile with a panel, see below) and uploaded as .bootcde in a copy of the bench's flash file by
  * scripts/bench/firmware.ts. It starts the pet as src/host/espruino/main.ts does, with
  * `startPet(board, espruinoEnv())` (the env's print and flash counted, its getTime and dateNow bench clocks),
  * stops its interval (the bench ticks by hand) and publishes:
@@ -17,9 +17,10 @@
  *                           With dry, every step but app.tick() itself runs: the harness alone,
  *                           which the bench subtracts, as it does for the ops.
  *
- * The Linux build has no panel but does have I2C1 and Graphics (writes go nowhere), so when the
- * board profile has no display this entry gives the pet the ESP32's SSD1306 on I2C: redraws then
- * draw into the frame buffer and send it, as on the device. Not part of the firmware.
+ * Built with the Linux profile plus the ESP32's SSD1306 (scripts/bench/firmware.ts): the Linux build
+ * has I2C1 and Graphics (writes go nowhere), so redraws draw into the frame buffer and send it, as on
+ * the device. A profile without a display would leave the panel code out of the bundle (the build's
+ * BOARD_HAS_DISPLAY), so this entry refuses one. Not part of the firmware.
  */
 import board from "virtual:board-profile";
 import { startPet, TICK_MS } from "../../firmware/app";
@@ -28,14 +29,6 @@ import { espruinoEnv } from "../../src/host/espruino/env";
 
 declare const global: { [name: string]: unknown };
 declare const require: (name: string) => unknown;
-
-const ESP32_DISPLAY = {
-  driver: "ssd1306-i2c",
-  width: 128,
-  height: 64,
-  address: 60,
-  i2c: { scl: "D22", sda: "D21", bitrate: 400000 },
-};
 
 const counts = { lines: 0, writes: 0, erases: 0 };
 /** The loop clock the pet sees, in seconds like getTime(). */
@@ -47,12 +40,8 @@ const SETTLE_TICKS = 7;
 
 function benchBoard(): PetBoard {
   const b = board as PetBoard;
-  if (b.display !== undefined) return b;
-  const copy: { [key: string]: unknown } = {};
-  const from = b as unknown as { [key: string]: unknown };
-  for (const key in from) copy[key] = from[key];
-  copy["display"] = ESP32_DISPLAY;
-  return copy as unknown as PetBoard;
+  if (b.display === undefined) throw new Error("firmware-ticks.ts needs a profile with a display: its redraws are the panel's");
+  return b;
 }
 
 /** The env with its print and flash counted (looked up by name, so a changed env still runs). */

@@ -21,7 +21,7 @@
  * The Linux interpreter runs on the host CPU: its milliseconds are not an ESP32's (a microcontroller
  * is tens of times slower), but ratios compare code paths and catch regressions.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
@@ -92,11 +92,19 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-async function build(entry: string | undefined): Promise<string> {
-  const built = await buildFirmware({ board: LINUX_BOARD, outFile: null, entry });
+async function build(entry: string | undefined, board: string = LINUX_BOARD): Promise<string> {
+  const built = await buildFirmware({ board, outFile: null, entry });
   const findings = checkBundle(built.code);
   if (findings.length > 0) throw new Error("bundle of " + (entry ?? "src/host/espruino/main.ts") + " is not Espruino-safe:\n" + formatFindings(built.code, findings));
   return built.code;
+}
+
+/** The Linux profile with the ESP32 profile's display added (its $schema dropped: the copy lives elsewhere). */
+function withEsp32Panel(linux: Record<string, unknown>): Record<string, unknown> {
+  const esp32 = JSON.parse(readFileSync(join(ROOT, "boards", "esp32.json"), "utf8")) as { display: unknown };
+  const copy: Record<string, unknown> = { ...linux, display: esp32.display };
+  delete copy.$schema;
+  return copy;
 }
 
 /** Writes `text` (ASCII) to Storage file `name` in chunks, as the uploader does. */
@@ -142,7 +150,7 @@ async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Pro
 interface Session {
   figures: Figures;
   /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry. */
-  flash: { firmware: string; empty: string; ticks: string | null } | null;
+  flash: { firmware: string; empty: string; ticks: string | null; panel: string | null } | null;
   /** Whether probe.js (the store's restore) is in Storage. */
   probe: boolean;
   scratch: BenchConfig;
@@ -175,16 +183,28 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   const figures: Figures = {};
   const firmware = await build(undefined);
   // The probe and the tick entry are optional: without them their figures say why.
-  const optional = async (entry: string, key: string): Promise<string | null> => {
+  const optional = async (entry: string, key: string, boardFile?: string): Promise<string | null> => {
     try {
-      return await build(join(HERE, entry));
+      return await build(join(HERE, entry), boardFile);
     } catch (e) {
       figures[key] = { skipped: errorText(e).split("\n")[0] };
       return null;
     }
   };
   const probe = await optional("firmware-probe.ts", "probeBuild");
-  const ticks = await optional("firmware-ticks.ts", "ticksBuild");
+  // The Linux profile has no panel, so its bundle carries no panel code (scripts/lib/build.js,
+  // buildDefines). The ticks (redraws) and a second boot figure use the Linux profile with the
+  // ESP32's SSD1306 added: the Linux build has I2C1 and Graphics, its writes go nowhere.
+  const panelBoard = join(work, "linux-with-panel.json");
+  writeFileSync(panelBoard, JSON.stringify(withEsp32Panel(board as unknown as Record<string, unknown>)));
+  const ticks = await optional("firmware-ticks.ts", "ticksBuild", panelBoard);
+  let panelFirmware: string | null = null;
+  try {
+    panelFirmware = await build(undefined, panelBoard);
+    figures.linuxPanelBundleBytes = Buffer.byteLength(panelFirmware, "utf8");
+  } catch (e) {
+    figures.panelBuild = { skipped: errorText(e).split("\n")[0] };
+  }
   const floor = readFileSync(join(HERE, "espruino", "floor.js"), "utf8");
   const prims = readFileSync(join(HERE, "espruino", "prims.js"), "utf8");
 
@@ -267,7 +287,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
       // The wall clock of that save, for the tick entry (firmware-ticks.ts): same absence every run.
       await con.evaluate("require(\"Storage\").write(\"bench-wall\",\"\"+Date.now())");
       const live = join(dir, "espruino.flash");
-      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null };
+      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null, panel: null };
       copyFileSync(live, flash.firmware);
       await writeStorageFile(con, ".bootcde", ";");
       copyFileSync(live, flash.empty);
@@ -276,6 +296,19 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
         await writeStorageFile(con, ".bootcde", ticks);
         copyFileSync(live, flash.ticks);
       }
+      if (panelFirmware !== null) {
+        flash.panel = join(work, "panel.flash");
+        await writeStorageFile(con, ".bootcde", panelFirmware);
+        copyFileSync(live, flash.panel);
+      }
+    }
+    if (panelFirmware !== null) {
+      // The panel bundle's JsVars after boot: booted from Storage like the firmware, same save.
+      await writeStorageFile(con, ".bootcde", panelFirmware);
+      await con.evaluate("load()");
+      await con.close();
+      con = await consoleWhen(proc, "typeof pet===\"object\"&&typeof pet.save===\"function\"", 60_000);
+      figures.linuxPanelJsVarsAfterBoot = ((await con.evaluate("process.memory()")) as { usage: number }).usage;
     }
     await con.close();
     return { figures, flash, scratch, probe: probe !== null };
@@ -310,6 +343,7 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
   const jobs: { key: string; run: () => Promise<Counted> }[] = [
     { key: "bootWith", run: run(f.firmware, boot) },
     { key: "bootWithout", run: run(f.empty, boot) },
+    { key: "bootWithPanel", run: run(f.panel, boot) },
     { key: "ticks0", run: run(f.ticks, ticksCode(0, false)) },
     { key: "ticksIdle", run: run(f.ticks, ticksCode(TICKS, false)) },
     { key: "ticksRedraw", run: run(f.ticks, ticksCode(TICKS, true)) },
@@ -361,6 +395,7 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
     bootInstructions: attempt(() => count("bootWith") - count("bootWithout")),
     bootWithFirmware: attempt(() => count("bootWith")),
     bootWithEmptyBootcde: attempt(() => count("bootWithout")),
+    bootWithPanelInstructions: attempt(() => count("bootWithPanel") - count("bootWithout")),
     // Each tick less the bench's own loop around it (the same loop with app.tick() left out).
     idleTickInstructions: attempt(() => Math.round((count("ticksIdle") - count("ticksIdleDry")) / TICKS)),
     redrawTickInstructions: attempt(() => Math.round((count("ticksRedraw") - count("ticksRedrawDry")) / TICKS)),
