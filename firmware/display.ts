@@ -54,10 +54,14 @@ export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string
     // after that: a redraw skips changedRows' dozen statements, and the boot does not run it seven
     // times (3 M instructions and 33 JsVars on the Linux build). Index 0 (a whole picture) is every page.
     const pages: number[][] = [[0, d.height / 8 - 1]];
+    // g as createGraphics made it, until the first picture: that one skips the clear (drawPet).
+    let fresh = true;
     return {
       show: function (world: World, nameText: string, change?: PictureChange): boolean {
         try {
-          drawPet(g, nameText, world.expression, activityName(world.activity));
+          const blank = fresh;
+          fresh = false;
+          drawPet(g, nameText, world.expression, activityName(world.activity), blank);
           const k = change === undefined ? 0 : (change.name ? 1 : 0) + (change.expression ? 2 : 0) + (change.activity ? 4 : 0);
           let p = pages[k];
           if (p === undefined) {

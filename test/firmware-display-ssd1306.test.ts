@@ -54,6 +54,16 @@ describe("ssd1306 driver", () => {
     // With a display the console stays quiet on successful saves.
     expect(env.lines.length).toBe(1);
   });
+
+  it("skips the clear for the boot's picture only: the buffer is fresh then, and never again", () => {
+    const { env, app } = started();
+    const g = env.graphics[0]!;
+    expect(g.calls).not.toContain("clear");
+    const drawn = g.calls.length;
+    app.pet.interact();
+    expect(g.calls.slice(drawn)).toContain("clear");
+    expect(g.calls[drawn]).toBe("clear");
+  });
 });
 
 describe("ssd1306 driver sends the pages it is given", () => {
@@ -144,6 +154,17 @@ describe("drawPet", () => {
         drawPet(fresh, "Pip", b, "idle");
         expect(Buffer.from(new Uint8Array(over.buffer)).equals(Buffer.from(new Uint8Array(fresh.buffer)))).toBe(true);
       }
+    }
+  });
+
+  it("on a fresh buffer, told so, skips the clear and draws the same picture", () => {
+    for (let e = 0; e < EXPRESSION_NAMES.length; e++) {
+      const told = fakeGraphics(128, 64);
+      drawPet(told, "Pip", e, "idle", true);
+      expect(told.calls).not.toContain("clear");
+      const cleared = fakeGraphics(128, 64);
+      drawPet(cleared, "Pip", e, "idle");
+      expect(Buffer.from(new Uint8Array(told.buffer)).equals(Buffer.from(new Uint8Array(cleared.buffer)))).toBe(true);
     }
   });
 });
