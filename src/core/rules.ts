@@ -10,7 +10,7 @@ import { validateWorld } from "./world";
 
 // The tables are columns: one array per field, indexed by the row's activity, expression or event
 // row. On Espruino an object holds a variable per field for as long as the program runs (the three
-// tables as rows of objects took 172 of the device's variables, as columns they take about 60), and
+// tables as rows of objects took 172 of the device's variables, as columns they take 45), and
 // a column is one index where a row is an index and a property search.
 //
 // The columns read before a world is validated (DWELL_MS, RESTING_EXPRESSION, FADE_MS: tickWorld and
