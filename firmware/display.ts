@@ -24,7 +24,6 @@ export interface PetDisplay {
   show(world: World, nameText: string, change?: PictureChange): boolean;
 }
 
-/** The display for the board, or null when it has none, the env cannot drive one, or setup failed. */
 /**
  * Defined only by the device build, as whether its board profile has a display (scripts/lib/build.js,
  * terser's global_defs): a bundle for a board without one then folds the test below to `return null`
@@ -33,6 +32,7 @@ export interface PetDisplay {
  */
 declare const BOARD_HAS_DISPLAY: boolean | undefined;
 
+/** The display for the board, or null when it has none, the env cannot drive one, or setup failed. */
 export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string) => void): PetDisplay | null {
   const d = board.display;
   if ((typeof BOARD_HAS_DISPLAY !== "undefined" && !BOARD_HAS_DISPLAY) || d === undefined) return null;
