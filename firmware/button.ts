@@ -21,48 +21,42 @@ export const LONG_PRESS_MS = 5000;
 export const MAX_LONG_PRESS_MS = 60000;
 export const BUTTON_DEBOUNCE_MS = 50;
 
-export interface ButtonHandlers {
-  onShortPress(): void;
-  onLongPress(): void;
-  /** The press just passed LONG_PRESS_MS (the button is still down). */
-  onLongPressReached(): void;
-  /** The button went up (after either kind of press). */
-  onRelease(): void;
+/** What the button acts on: the pet's console (a short press interacts, a long one hatches). */
+export interface ButtonPet {
+  interact(): unknown;
+  hatch(): unknown;
 }
 
-export interface ButtonMachine {
-  /** One debounced edge: `level` is the pin state, `timeSec` the edge's getTime(). */
-  onEdge(level: boolean, timeSec: number): void;
-}
-
-export function createButtonMachine(
-  env: PetEnv,
-  activeLow: boolean,
-  handlers: ButtonHandlers,
-): ButtonMachine {
+/**
+ * The press logic over one debounced edge at a time: call the answer with the pin state and the
+ * edge's getTime(). `led(true)` when the held press has just become long (releasing now hatches),
+ * `led(false)` when the button goes up, then the pet's action.
+ *
+ * One closure for the edges and one for the long-press timer, over three variables: on Espruino
+ * every function made here holds RAM for as long as the pet runs, and this runs at boot, where a
+ * handler object of four closures and a returned object cost about 40 JsVars more.
+ */
+export function createButtonMachine(env: PetEnv, activeLow: boolean, pet: ButtonPet, led: (on: boolean) => void): (level: boolean, timeSec: number) => void {
   let downAt: number | null = null;
   let timer: unknown = null;
   /** The long-press timer fired during the current press. */
   let reached = false;
+  const longPressReached = function (): void {
+    timer = null;
+    reached = true;
+    led(true);
+  };
 
-  function cancelTimer(): void {
+  return function (level: boolean, timeSec: number): void {
+    const pressed = activeLow ? !level : level;
     if (timer !== null) env.clearTimeout(timer);
     timer = null;
-  }
-
-  function onEdge(level: boolean, timeSec: number): void {
-    const pressed = activeLow ? !level : level;
     if (pressed) {
       // A second "down" without an "up" means the "up" was lost: this is a new press, measured from
       // now (measuring from the old one could turn a tap into a hatch).
       downAt = timeSec;
       reached = false;
-      cancelTimer();
-      timer = env.setTimeout(function () {
-        timer = null;
-        reached = true;
-        handlers.onLongPressReached();
-      }, LONG_PRESS_MS);
+      timer = env.setTimeout(longPressReached, LONG_PRESS_MS);
       return;
     }
     if (downAt === null) return; // an "up" we never saw go down (pressed at boot)
@@ -70,11 +64,8 @@ export function createButtonMachine(
     const long = reached && heldMs >= LONG_PRESS_MS && heldMs <= MAX_LONG_PRESS_MS;
     downAt = null;
     reached = false;
-    cancelTimer();
-    handlers.onRelease();
-    if (long) handlers.onLongPress();
-    else handlers.onShortPress();
-  }
-
-  return { onEdge: onEdge };
+    led(false);
+    if (long) pet.hatch();
+    else pet.interact();
+  };
 }

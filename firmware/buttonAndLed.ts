@@ -32,24 +32,13 @@ function setUpButton(board: PetBoard, env: PetEnv, print: (line: string) => void
   if ((typeof BOARD_HAS_BUTTON !== "undefined" && !BOARD_HAS_BUTTON) || button === undefined || env.setWatch === undefined) return;
   const activeLow = button.activeLow !== false;
   if (env.pinMode !== undefined) env.pinMode(button.pin, activeLow ? "input_pullup" : "input_pulldown");
-  const machine = createButtonMachine(env, activeLow, {
-    onShortPress: function () {
-      pet.interact();
-    },
-    onLongPress: function () {
-      pet.hatch();
-    },
-    onLongPressReached: function () {
-      setLed(board, env, print, true);
-    },
-    onRelease: function () {
-      setLed(board, env, print, false);
-    },
+  const onEdge = createButtonMachine(env, activeLow, pet, function (on: boolean) {
+    setLed(board, env, print, on);
   });
   env.setWatch(
     function (e) {
       try {
-        machine.onEdge(!!e.state, e.time);
+        onEdge(!!e.state, e.time);
       } catch (err) {
         print("button failed: " + errorText(err));
       }
