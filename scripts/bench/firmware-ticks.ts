@@ -1,6 +1,6 @@
 /**
  * Bench entry for the loop's instruction counts, bundled like the firmware (buildFirmware with this
- * entry, board: the Linux profile with a panel, see below) and uploaded as .bootcde in a copy of the bench's flash file by
+ * entry, board: the Linux profile with the ESP32's hardware, see below) and uploaded as .bootcde in a copy of the bench's flash file by
  * scripts/bench/firmware.ts. It starts the pet as src/host/espruino/main.ts does, with
  * `startPet(board, espruinoEnv())` (the env's print and flash counted, its getTime and dateNow bench clocks),
  * stops its interval (the bench ticks by hand) and publishes:
@@ -17,9 +17,9 @@
  *                           With dry, every step but app.tick() itself runs: the harness alone,
  *                           which the bench subtracts, as it does for the ops.
  *
- * Built with the Linux profile plus the ESP32's SSD1306 (scripts/bench/firmware.ts): the Linux build
- * has I2C1 and Graphics (writes go nowhere), so redraws draw into the frame buffer and send it, as on
- * the device. A profile without a display would leave the panel code out of the bundle (the build's
+ * Built with the Linux profile plus the ESP32's SSD1306, button and LED (scripts/bench/firmware.ts):
+ * the Linux build has I2C1 and Graphics (writes go nowhere), so redraws draw into the frame buffer and
+ * send it, as on the device. A profile without a display would leave the panel code out of the bundle (the build's
  * BOARD_HAS_DISPLAY), so this entry refuses one. Not part of the firmware.
  */
 import board from "virtual:board-profile";

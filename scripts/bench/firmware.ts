@@ -99,10 +99,14 @@ async function build(entry: string | undefined, board: string = LINUX_BOARD): Pr
   return built.code;
 }
 
-/** The Linux profile with the ESP32 profile's display added (its $schema dropped: the copy lives elsewhere). */
-function withEsp32Panel(linux: Record<string, unknown>): Record<string, unknown> {
-  const esp32 = JSON.parse(readFileSync(join(ROOT, "boards", "esp32.json"), "utf8")) as { display: unknown };
-  const copy: Record<string, unknown> = { ...linux, display: esp32.display };
+/**
+ * The Linux profile with the ESP32 profile's display, button and LED added: the ESP32's bundle in
+ * everything but its flash addresses, which the Linux build does not have (its $schema dropped: the
+ * copy lives elsewhere).
+ */
+function withEsp32Hardware(linux: Record<string, unknown>): Record<string, unknown> {
+  const esp32 = JSON.parse(readFileSync(join(ROOT, "boards", "esp32.json"), "utf8")) as { display: unknown; button: unknown; led: unknown };
+  const copy: Record<string, unknown> = { ...linux, display: esp32.display, button: esp32.button, led: esp32.led };
   delete copy.$schema;
   return copy;
 }
@@ -150,7 +154,7 @@ async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Pro
 interface Session {
   figures: Figures;
   /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry. */
-  flash: { firmware: string; empty: string; ticks: string | null; panel: string | null } | null;
+  flash: { firmware: string; empty: string; ticks: string | null; esp32Like: string | null } | null;
   /** Whether probe.js (the store's restore) is in Storage. */
   probe: boolean;
   scratch: BenchConfig;
@@ -192,18 +196,19 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
     }
   };
   const probe = await optional("firmware-probe.ts", "probeBuild");
-  // The Linux profile has no panel, so its bundle carries no panel code (scripts/lib/build.js,
-  // buildDefines). The ticks (redraws) and a second boot figure use the Linux profile with the
-  // ESP32's SSD1306 added: the Linux build has I2C1 and Graphics, its writes go nowhere.
-  const panelBoard = join(work, "linux-with-panel.json");
-  writeFileSync(panelBoard, JSON.stringify(withEsp32Panel(board as unknown as Record<string, unknown>)));
-  const ticks = await optional("firmware-ticks.ts", "ticksBuild", panelBoard);
-  let panelFirmware: string | null = null;
+  // The Linux profile has no panel, button or LED, so its bundle carries none of their code
+  // (scripts/lib/build.js, buildDefines). The ticks (redraws) and a second boot figure use it with
+  // the ESP32's SSD1306, button and LED added: the Linux build has I2C1, Graphics and pins, and its
+  // I2C writes go nowhere.
+  const esp32LikeBoard = join(work, "linux-with-esp32-hardware.json");
+  writeFileSync(esp32LikeBoard, JSON.stringify(withEsp32Hardware(board as unknown as Record<string, unknown>)));
+  const ticks = await optional("firmware-ticks.ts", "ticksBuild", esp32LikeBoard);
+  let esp32Like: string | null = null;
   try {
-    panelFirmware = await build(undefined, panelBoard);
-    figures.linuxPanelBundleBytes = Buffer.byteLength(panelFirmware, "utf8");
+    esp32Like = await build(undefined, esp32LikeBoard);
+    figures.esp32LikeBundleBytes = Buffer.byteLength(esp32Like, "utf8");
   } catch (e) {
-    figures.panelBuild = { skipped: errorText(e).split("\n")[0] };
+    figures.esp32LikeBuild = { skipped: errorText(e).split("\n")[0] };
   }
   const floor = readFileSync(join(HERE, "espruino", "floor.js"), "utf8");
   const prims = readFileSync(join(HERE, "espruino", "prims.js"), "utf8");
@@ -287,7 +292,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
       // The wall clock of that save, for the tick entry (firmware-ticks.ts): same absence every run.
       await con.evaluate("require(\"Storage\").write(\"bench-wall\",\"\"+Date.now())");
       const live = join(dir, "espruino.flash");
-      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null, panel: null };
+      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null, esp32Like: null };
       copyFileSync(live, flash.firmware);
       await writeStorageFile(con, ".bootcde", ";");
       copyFileSync(live, flash.empty);
@@ -296,19 +301,19 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
         await writeStorageFile(con, ".bootcde", ticks);
         copyFileSync(live, flash.ticks);
       }
-      if (panelFirmware !== null) {
-        flash.panel = join(work, "panel.flash");
-        await writeStorageFile(con, ".bootcde", panelFirmware);
-        copyFileSync(live, flash.panel);
+      if (esp32Like !== null) {
+        flash.esp32Like = join(work, "esp32-like.flash");
+        await writeStorageFile(con, ".bootcde", esp32Like);
+        copyFileSync(live, flash.esp32Like);
       }
     }
-    if (panelFirmware !== null) {
-      // The panel bundle's JsVars after boot: booted from Storage like the firmware, same save.
-      await writeStorageFile(con, ".bootcde", panelFirmware);
+    if (esp32Like !== null) {
+      // That bundle's JsVars after boot: booted from Storage like the firmware, same save.
+      await writeStorageFile(con, ".bootcde", esp32Like);
       await con.evaluate("load()");
       await con.close();
       con = await consoleWhen(proc, "typeof pet===\"object\"&&typeof pet.save===\"function\"", 60_000);
-      figures.linuxPanelJsVarsAfterBoot = ((await con.evaluate("process.memory()")) as { usage: number }).usage;
+      figures.esp32LikeJsVarsAfterBoot = ((await con.evaluate("process.memory()")) as { usage: number }).usage;
     }
     await con.close();
     return { figures, flash, scratch, probe: probe !== null };
@@ -343,7 +348,7 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
   const jobs: { key: string; run: () => Promise<Counted> }[] = [
     { key: "bootWith", run: run(f.firmware, boot) },
     { key: "bootWithout", run: run(f.empty, boot) },
-    { key: "bootWithPanel", run: run(f.panel, boot) },
+    { key: "bootEsp32Like", run: run(f.esp32Like, boot) },
     { key: "ticks0", run: run(f.ticks, ticksCode(0, false)) },
     { key: "ticksIdle", run: run(f.ticks, ticksCode(TICKS, false)) },
     { key: "ticksRedraw", run: run(f.ticks, ticksCode(TICKS, true)) },
@@ -395,7 +400,7 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
     bootInstructions: attempt(() => count("bootWith") - count("bootWithout")),
     bootWithFirmware: attempt(() => count("bootWith")),
     bootWithEmptyBootcde: attempt(() => count("bootWithout")),
-    bootWithPanelInstructions: attempt(() => count("bootWithPanel") - count("bootWithout")),
+    esp32LikeBootInstructions: attempt(() => count("bootEsp32Like") - count("bootWithout")),
     // Each tick less the bench's own loop around it (the same loop with app.tick() left out).
     idleTickInstructions: attempt(() => Math.round((count("ticksIdle") - count("ticksIdleDry")) / TICKS)),
     redrawTickInstructions: attempt(() => Math.round((count("ticksRedraw") - count("ticksRedrawDry")) / TICKS)),
