@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import ts from "typescript";
 import { join } from "node:path";
-import { unwrapClasses } from "../scripts/lib/unwrapClasses.js";
+import { PROTOTYPE, unwrapClasses } from "../scripts/lib/unwrapClasses.js";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 
 /** TypeScript's ES5 output for `source`, inside an iife as rollup writes the bundle. */
@@ -47,6 +47,23 @@ describe("unwrapClasses", () => {
     expect(run(r.code)).toEqual([5, 10, 1, 3, "function", true]);
   });
 
+  it("assigns a class's methods through one lookup of its prototype, and computes the same", () => {
+    const code = es5(`declare const out: { value?: unknown };
+class Two { n = 1; static k = 7; inc(): number { return ++this.n; } dec(): number { return --this.n; } }
+class One { f(): string { return "one"; } }
+const t = new Two();
+out.value = [t.inc(), t.inc(), t.dec(), Two.k, new One().f(), Object.keys(Two.prototype).sort()];`);
+    const r = unwrapClasses(code);
+    expect(r.unwrapped).toEqual(["Two", "One"]);
+    expect(r.code).not.toMatch(/Two\.prototype\./); // every method through the variable
+    expect(r.code).toContain(`(${PROTOTYPE} = Two.prototype).inc = `);
+    expect(r.code).toContain(`${PROTOTYPE}.dec = `);
+    // A single method is left as it was written.
+    expect(r.code).toContain("One.prototype.f = ");
+    expect(run(r.code)).toEqual(run(code));
+    expect(run(r.code)).toEqual([2, 3, 2, 7, "one", ["dec", "inc"]]);
+  });
+
   it("leaves a wrapper alone when it holds anything but the constructor and its members", () => {
     const shapes = [
       "var A = (function () { var secret = 1; function A() {} A.prototype.f = function () { return secret; }; return A; }());",
@@ -61,5 +78,10 @@ describe("unwrapClasses", () => {
   it("unwraps the firmware's classes", async () => {
     const { unminified } = await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null });
     expect(unwrapClasses(unminified).unwrapped.sort()).toEqual(["RunningPet", "SlotLog", "SlotStore"]);
+  });
+
+  it("leaves one `.prototype` per class in the firmware bundle", async () => {
+    const { code } = await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null });
+    expect(code.match(/\.prototype\b/g)).toHaveLength(3);
   });
 });
