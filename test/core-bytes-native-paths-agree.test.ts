@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { allErased, byteKinds, byteSum, bytesEqual, bytesToHex, joinBytes } from "../src/core/bytes";
+import { allErased, byteKinds, byteString, byteSum, bytesEqual, bytesToHex, joinBytes } from "../src/core/bytes";
 import { createEspruinoE } from "../src/host/emulator/espruinoE";
 
 const g = globalThis as { E?: unknown };
@@ -37,6 +37,17 @@ describe("native and plain paths agree", () => {
         expect(r.native).toEqual(r.plain);
         expect(r.plain[2]).toBe(Buffer.from(b).toString("hex"));
         expect(r.plain[1]).toBe(b.every((x) => x === 255));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("byteString: one character a byte, of the byte's value", () => {
+    fc.assert(
+      fc.property(bytes, (b) => {
+        const r = both(() => byteString(b));
+        expect(r.native).toBe(r.plain);
+        expect(r.plain).toBe(Buffer.from(b).toString("latin1"));
       }),
       { numRuns: 400 },
     );

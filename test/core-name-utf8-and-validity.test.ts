@@ -174,6 +174,14 @@ describe("nameForDisplay (what the panel and the console lines show)", () => {
         expect(nameForDisplay(encoder.encode(s))).toBe(expected(encoder.encode(s)));
       }),
     );
+    // Printable ASCII with the odd byte from just outside it (0x1F, 0x7F, 0x80): the shortcut for
+    // names that are printable ASCII throughout, and its edges.
+    fc.assert(
+      fc.property(fc.array(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) }, { weight: 1, arbitrary: fc.constantFrom(0x1f, 0x7f, 0x80, 0xc3) }), { maxLength: 31 }), (codes) => {
+        const bytes = new Uint8Array(codes);
+        expect(nameForDisplay(bytes)).toBe(expected(bytes));
+      }),
+    );
   });
 
   it("is what the firmware's status line prints, while utf8Decode keeps the real name", () => {

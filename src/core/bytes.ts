@@ -64,6 +64,21 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
+ * The bytes as a string of one character a byte, of the byte's value as its code (E.toString on
+ * Espruino: one native call, where building the string a character at a time costs a loop step per
+ * byte).
+ */
+export function byteString(bytes: Uint8Array): string {
+  if (typeof ESPRUINO_BUILD !== "undefined" || (typeof E !== "undefined" && E && typeof E.sum === "function" && typeof E.toString === "function")) {
+    const text = (E as NativeBytes).toString(bytes);
+    if (typeof text === "string" && text.length === bytes.length) return text;
+  }
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i] as number);
+  return s;
+}
+
+/**
  * Each byte looked up in a 256-entry table, as a string of the table's values (one character a
  * byte): a byte class per position that the string's native indexOf/lastIndexOf can then search.
  */

@@ -4,6 +4,7 @@
  * Espruino has no TextEncoder, hence the small UTF-8 coder here.
  */
 import { NAME_MAX_BYTES, NAME_MIN_BYTES } from "./types";
+import { byteString } from "./bytes";
 
 /** True when `bytes` is a valid pet name: 1 to 31 bytes, none of them zero. */
 export function isValidName(bytes: Uint8Array): boolean {
@@ -128,6 +129,13 @@ export function nameToString(bytes: Uint8Array): string {
  * desktop tools keep the full UTF-8 reading; nameHex is the exact bytes.
  */
 export function nameForDisplay(bytes: Uint8Array): string {
+  // Most names are printable ASCII throughout, and then the text is the bytes themselves: made and
+  // checked natively, where the general path below takes a loop step per byte twice (on Espruino
+  // 1.7 M x86 instructions for a three-letter name, against about 0.2 M; the boot shows two names).
+  // (The pattern, any character outside a space to a tilde, is written here rather than kept: on
+  // Espruino a regular expression kept from boot holds RAM for good, and this runs rarely.)
+  const raw = byteString(bytes);
+  if (!/[^ -~]/.test(raw)) return raw;
   const s = utf8Decode(bytes);
   let out = "";
   for (let i = 0; i < s.length; i++) {
