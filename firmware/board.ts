@@ -26,5 +26,12 @@ export interface PetBoard {
     i2c: { scl: PinId; sda: PinId; bitrate?: number };
     address: number;
   };
+  /** The name a new pet gets (pet.hatch(), a long press, a first boot). */
   defaultPetName?: string;
+  /**
+   * defaultPetName as UTF-8 bytes. Not in the profile files: the build adds it in place of the text
+   * (scripts/lib/build.js, deviceName), so the device does not encode the name at every boot. The
+   * firmware takes these bytes when they make a valid name, and the text otherwise.
+   */
+  defaultPetNameBytes?: number[];
 }

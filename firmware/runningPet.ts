@@ -20,7 +20,7 @@
  */
 import { createWorld } from "../src/core/world";
 import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
-import { nameForDisplay, nameFromString } from "../src/core/name";
+import { isValidName, nameForDisplay, nameFromString } from "../src/core/name";
 import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, TWO_POW_32, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
 import { saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
@@ -47,16 +47,23 @@ export const SAVING_PAUSED = "paused";
 
 /** The storage's status for a save whose commit mark was written but not confirmed (slotLog.ts). */
 const COMMIT_UNKNOWN = "commit-unknown";
+/** How a boot line that hatched the default pet without storage ends. */
+const NOT_SAVED = " (not saved)";
 
 /** How the owner ends a pause, for the lines that mention it. */
 export const START_OVER = "pet.hatch() or pet.importHex() to start over";
 
 /**
- * The board's pet name as bytes. The profile's name is a string literal in the bundle (ASCII, with
- * \u escapes): its characters are code points, not UTF-8 bytes, so the Core's encoder is the right
- * one for it; on the ESP32 E.toUint8Array would store "\u00e9" as the single byte E9.
+ * The board's pet name as bytes: the ones the build derived (defaultPetNameBytes), or else the
+ * profile's text encoded here. That text is a string literal in the bundle (ASCII, with \u escapes):
+ * its characters are code points, not UTF-8 bytes, so the Core's encoder is the right one for it; on
+ * the ESP32 E.toUint8Array would store "\u00e9" as the single byte E9.
  */
 function defaultPetName(board: PetBoard): Uint8Array {
+  if (board.defaultPetNameBytes !== undefined) {
+    const built = new Uint8Array(board.defaultPetNameBytes);
+    if (isValidName(built)) return built;
+  }
   const fromBoard = nameFromString(typeof board.defaultPetName === "string" ? board.defaultPetName : "");
   return fromBoard !== null ? fromBoard : (nameFromString(FALLBACK_PET_NAME) as Uint8Array);
 }
@@ -197,25 +204,25 @@ export class RunningPet {
   }
 
   private openAndRestore_(board: PetBoard): string {
-    const petName = nameForDisplay(this.defaultName_);
-    const notSaved = ", hatched " + petName + " (not saved)";
+    // The default pet's name appears only in the lines of a boot that does not restore, so it is
+    // made for those alone.
     try {
       const opened = openPetStore(this.env_.flash, board.petRegion, board.petLayout);
       this.store_ = opened.store;
-      if (this.store_ === null) return "storage unavailable: " + opened.status + notSaved;
+      if (this.store_ === null) return "storage unavailable: " + opened.status + ", hatched " + nameForDisplay(this.defaultName_) + NOT_SAVED;
       const r = this.restoreNewest_();
       if (r.status === "ok") return r.line;
       if (noSaveOfOurs(r.status)) {
         // Write the new pet so that the next boot restores it; a failure joins the boot line.
         this.saves_.dirty = true;
         const status = this.writeSave_();
-        const line = r.line + ", hatched " + petName;
+        const line = r.line + ", hatched " + nameForDisplay(this.defaultName_);
         return status === "ok" ? line : line + "; first save failed: " + status;
       }
       return this.pauseSaving_(r.line);
     } catch (e) {
       this.store_ = null;
-      return "storage unavailable: " + errorText(e) + notSaved;
+      return "storage unavailable: " + errorText(e) + ", hatched " + nameForDisplay(this.defaultName_) + NOT_SAVED;
     }
   }
 

@@ -12,6 +12,8 @@ export function buildDefines(profile: { display?: unknown; button?: unknown; led
 export function terserOptions(profile: { display?: unknown; button?: unknown; led?: unknown }): Record<string, unknown>;
 /** Property names used only inside the bundle, shortened by terser like the "_" names. */
 export const BUNDLE_ONLY_PROPERTIES: string[];
+/** The profile's defaultPetName as UTF-8 bytes, `{ defaultPetNameBytes }`, or {} without one. */
+export function deviceName(profile: { defaultPetName?: string }): { defaultPetNameBytes?: number[] };
 /** The profile keys the bundle carries: those PetBoard (firmware/board.ts) declares. */
 export const DEVICE_PROFILE_KEYS: string[];
 export class BoardProfileError extends Error {

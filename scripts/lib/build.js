@@ -52,7 +52,7 @@ const RESOLVED_VIRTUAL_ID = "\0" + VIRTUAL_ID;
  * the bundle is built at boot and kept). test/bundle-firmware-espruino-safe checks this list against
  * PetBoard.
  */
-export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "button", "led", "display", "defaultPetName"];
+export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "button", "led", "display", "defaultPetName", "defaultPetNameBytes"];
 
 /** Thrown for a bad board profile; `problems` lists every reason, one sentence each. */
 export class BoardProfileError extends Error {
@@ -94,6 +94,17 @@ export async function deviceLayout(profile) {
   const result = layoutForRegion(profile.petRegion);
   if (result.status !== "ok") throw new BoardProfileError("petRegion", [result.message]);
   return result.layout;
+}
+
+/**
+ * The profile's defaultPetName as the UTF-8 bytes the firmware stores, which the bundle carries as
+ * `defaultPetNameBytes` in place of the text: encoding it with the Core's coder at every boot cost
+ * the device 1 M instructions (a loop step per character). The profile checker has made sure it is
+ * a valid name; a profile without one gets nothing, and the firmware falls back to its own.
+ */
+export function deviceName(profile) {
+  if (typeof profile.defaultPetName !== "string") return {};
+  return { defaultPetNameBytes: Array.from(new TextEncoder().encode(profile.defaultPetName)) };
 }
 
 /** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
@@ -187,6 +198,8 @@ export const BUNDLE_ONLY_PROPERTIES = [
   "sectorSize", "sectorCount", "slotsPerSector", "marksOffset", "marksSize", "slotsOffset", "headerMagic", "seqAddresses", "payloadLength",
   "flashStatus", "accepted", "erasedCount", "partial", "absenceMs", "validityChecks", "sectorErases", "verifyFailures", "opens",
   "sector", "seq", "erased", "payload",
+  // The default pet's name as bytes, which the build embeds (deviceName) and only the firmware reads.
+  "defaultPetNameBytes",
   // The World's clock and stamps: pet.status() names its fields elapsedMs, activitySinceMs and
   // expressionSinceMs, so these never leave the bundle (activity, expression, name and updateCount do).
   "elapsed", "activitySince", "expressionSince",
@@ -251,7 +264,7 @@ export async function buildFirmware(options = {}) {
   }
   let bundle;
   try {
-    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) });
+    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile));
     bundle = await rollup(rollupInput(entry, tsconfig, embedded, warnings));
   } finally {
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
