@@ -42,6 +42,11 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
     expect(code).not.toContain("virtual:board-profile");
   });
 
+  it("carries the default pet's name as its UTF-8 bytes, made by the build", () => {
+    const { code, profile } = builds[board]!;
+    expect(code).toContain(JSON.stringify(Array.from(new TextEncoder().encode(profile.defaultPetName as string))));
+  });
+
   it("carries only the profile keys the firmware reads", () => {
     const code = builds[board]!.code;
     for (const key of ["notes", "storageArea", "host", "$schema"]) expect(code, key).not.toContain(key);

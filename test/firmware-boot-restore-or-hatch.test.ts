@@ -8,6 +8,7 @@ import { bootPet, fakeEnv, newFlash, rawFlashOver, REGION, testBoard } from "./f
 import { nameFromString } from "../src/core/name";
 import { createWorld } from "../src/core/world";
 import { saveWorld } from "../src/save/codec";
+import { deviceName } from "../scripts/lib/build.js";
 
 const JUNE_2026 = Date.UTC(2026, 5, 1);
 
@@ -30,6 +31,14 @@ describe("boot on an empty region", () => {
     expect(env.lines).toEqual(["no save found: region empty, hatched Mochi"]);
     const env2 = bootPet({ board: { defaultPetName: "x".repeat(40) } }).env;
     expect(env2.lines).toEqual(["no save found: region empty, hatched Pip"]);
+  });
+
+  it("takes the name's bytes the build embeds (deviceName), and the text when those are not a valid name", () => {
+    const { app, env } = bootPet({ board: { defaultPetName: "Mochi", ...deviceName({ defaultPetName: "Zo\u00eb" }) } });
+    expect(env.lines).toEqual(["no save found: region empty, hatched Zo?"]);
+    expect(app.pet.status()?.nameHex).toBe("5a6fc3ab");
+    const env2 = bootPet({ board: { defaultPetName: "Mochi", defaultPetNameBytes: [0x4d, 0, 0x6f] } }).env;
+    expect(env2.lines).toEqual(["no save found: region empty, hatched Mochi"]);
   });
 
   it("publishes the pet object and starts a one-second loop", () => {
