@@ -153,7 +153,7 @@ async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Pro
 
 interface Session {
   figures: Figures;
-  /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry. */
+  /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry, the ESP32-like firmware + save. */
   flash: { firmware: string; empty: string; ticks: string | null; esp32Like: string | null } | null;
   /** Whether probe.js (the store's restore) is in Storage. */
   probe: boolean;
