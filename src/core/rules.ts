@@ -4,7 +4,7 @@
  * columns below; docs/behaviour.md mirrors them and test/core-rules-table.test.ts pins them
  * row by row, so a changed number has to be changed in all three places on purpose.
  */
-import { Activity, Expression, PET_EVENTS, type PetEvent, type UpdateStatus, type World } from "./types";
+import { ACTIVITY_NAMES, Activity, Expression, PET_EVENTS, type PetEvent, type UpdateStatus, type World } from "./types";
 import { type U64, MAX_SAFE, TWO_POW_32 } from "./u64";
 import { validateWorld } from "./world";
 
@@ -57,8 +57,8 @@ export const FADE_MS: readonly number[] = [
   4000, // Curious
 ];
 
-/** Activities in the tables: DWELL_MS and RESTING_EXPRESSION have a row each. */
-export const ACTIVITY_COUNT = 5;
+/** Activities in the tables (one per ACTIVITY_NAMES entry): DWELL_MS and RESTING_EXPRESSION have a row each. */
+export const ACTIVITY_COUNT = ACTIVITY_NAMES.length;
 
 /**
  * The reaction to an event, given what the pet is doing when it arrives: for event e (its index in
