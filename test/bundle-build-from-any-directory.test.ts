@@ -16,7 +16,8 @@ const BOARD = join(ROOT, "boards", "esp32.json");
 function buildIn(cwd: string): Promise<string> {
   const script =
     "import(" + JSON.stringify(pathToFileURL(join(ROOT, "scripts", "lib", "build.js")).href) + ")" +
-    ".then((m) => m.buildFirmware({ outFile: null }))" +
+    // Not from the cache: the point is that the build itself finds its files from elsewhere.
+    ".then((m) => m.buildFirmware({ outFile: null, cache: false }))" +
     ".then((r) => process.stdout.write(r.code));";
   return new Promise((resolve, reject) => {
     execFile(

@@ -35,6 +35,8 @@ export interface BuildResult {
   board: string;
   outFile: string | null;
   warnings: string[];
+  /** True when the bundle came from the build cache (scripts/lib/buildCache.js) rather than a build. */
+  cached: boolean;
 }
-export function buildFirmware(options?: { board?: string; outFile?: string | null; entry?: string }): Promise<BuildResult>;
+export function buildFirmware(options?: { board?: string; outFile?: string | null; entry?: string; cache?: boolean }): Promise<BuildResult>;
 export function shortPath(p: string): string;

@@ -17,13 +17,14 @@ import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { rollup } from "rollup";
-import typescript from "@rollup/plugin-typescript";
-import terser from "@rollup/plugin-terser";
-import { tsImport } from "tsx/esm/api";
-import { espruinoHoistPlugin } from "./hoist.js";
-import { outerBlockPlugin } from "./outerBlock.js";
-import { unwrapClassesPlugin } from "./unwrapClasses.js";
+import { buildCacheDir, buildCacheEnabled, buildKey, readCached, writeCached } from "./buildCache.js";
+
+// rollup, TypeScript, terser and tsx take most of a second to load: they are imported only when a
+// build really runs (a cache miss), so that `npm start`, `npm run flash` and the tests start at once
+// when the bundle is cached (buildCache.js).
+async function loadTsImport() {
+  return (await import("tsx/esm/api")).tsImport;
+}
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
@@ -68,7 +69,7 @@ let checkerPromise = null;
 /** checkBoardProfile from src/boards/boardProfile.ts, loaded through tsx once per process. */
 async function loadChecker() {
   if (!checkerPromise) {
-    checkerPromise = tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url).then(
+    checkerPromise = loadTsImport().then((tsImport) => tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url)).then(
       (m) => m.checkBoardProfile,
     );
   }
@@ -79,7 +80,9 @@ let layoutPromise = null;
 /** layoutForRegion from src/storage/regionLayout.ts, loaded through tsx once per process. */
 async function loadLayoutForRegion() {
   if (!layoutPromise) {
-    layoutPromise = tsImport(join(ROOT, "src", "storage", "regionLayout.ts"), import.meta.url).then((m) => m.layoutForRegion);
+    layoutPromise = loadTsImport()
+      .then((tsImport) => tsImport(join(ROOT, "src", "storage", "regionLayout.ts"), import.meta.url))
+      .then((m) => m.layoutForRegion);
   }
   return layoutPromise;
 }
@@ -117,6 +120,15 @@ export function boardFromEnv(env = process.env) {
  * file is not JSON or the profile is unusable.
  */
 export async function loadBoardProfile(file) {
+  const { path, profile } = readBoardFile(file);
+  const check = await loadChecker();
+  const problems = check(profile);
+  if (problems.length > 0) throw new BoardProfileError(path, problems);
+  return profile;
+}
+
+/** A profile file's path, text and parsed JSON, unchecked; BoardProfileError when unreadable or not JSON. */
+function readBoardFile(file) {
   const path = fromRoot(file);
   let text;
   try {
@@ -130,10 +142,7 @@ export async function loadBoardProfile(file) {
   } catch (e) {
     throw new BoardProfileError(path, ["cannot read it as JSON: " + (e instanceof Error ? e.message : String(e))]);
   }
-  const check = await loadChecker();
-  const problems = check(profile);
-  if (problems.length > 0) throw new BoardProfileError(path, problems);
-  return profile;
+  return { path, text, profile };
 }
 
 function boardProfilePlugin(profile) {
@@ -152,7 +161,7 @@ function boardProfilePlugin(profile) {
   };
 }
 
-function rollupInput(entry, tsconfig, profile, warnings) {
+function rollupInput(typescript, entry, tsconfig, profile, warnings) {
   return {
     input: entry,
     plugins: [
@@ -171,6 +180,22 @@ function rollupInput(entry, tsconfig, profile, warnings) {
       // TypeScript helpers test `this` at module level; rollup rewrites it to undefined, which is fine.
       if (warning.code === "THIS_IS_UNDEFINED") return;
       warnings.push(warning.message);
+    },
+  };
+}
+
+/**
+ * terser as a rollup output plugin, called in this thread. @rollup/plugin-terser runs the same
+ * `minify` with the same options (for an "iife" chunk it adds only `sourceMap: false`) but in a
+ * worker thread it starts for each build, which cost about half a second of every cold build for
+ * one chunk. Same code, same options, so the same bytes.
+ */
+function terserPlugin(minify, options) {
+  return {
+    name: "terser",
+    async renderChunk(code) {
+      const result = await minify(code, { ...options, sourceMap: false });
+      return result.code || code;
     },
   };
 }
@@ -245,13 +270,49 @@ export function terserOptions(profile) {
  * @param {string} [options.board] path of the board profile JSON (default: env BOARD or boards/esp32.json)
  * @param {string|null} [options.outFile] where to write the bundle (default dist/firmware.js; null: do not write)
  * @param {string} [options.entry] entry module (default src/host/espruino/main.ts)
- * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[]}>}
+ * @param {boolean} [options.cache] false: build even when an identical build is cached (buildCache.js)
+ * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[], cached: boolean}>}
  */
 export async function buildFirmware(options = {}) {
   const board = options.board ? fromRoot(options.board) : boardFromEnv();
   const outFile = options.outFile === null ? null : fromRoot(options.outFile || DEFAULT_OUT);
   const entry = fromRoot(options.entry || DEFAULT_ENTRY);
-  const profile = await loadBoardProfile(board);
+  const useCache = options.cache !== false && buildCacheEnabled();
+  const file = readBoardFile(board);
+  const cacheDir = buildCacheDir(ROOT);
+  const key = useCache ? buildKey(ROOT, { entry, boardText: file.text }) : null;
+  // A hit was built from this very profile text by this very checker (both are hashed), so the
+  // profile passed the check then and would pass it now.
+  const hit = key !== null ? readCached(cacheDir, key) : null;
+  const built = hit !== null ? hit : await buildUncached(entry, await loadBoardProfile(board));
+  if (key !== null && hit === null) writeCached(cacheDir, key, built);
+  const { code, unminified, warnings } = built;
+  if (outFile) {
+    mkdirSync(dirname(outFile), { recursive: true });
+    writeFileSync(outFile, code);
+  }
+  return {
+    code,
+    bytes: Buffer.byteLength(code, "utf8"),
+    unminified,
+    profile: file.profile,
+    board,
+    outFile,
+    warnings: warnings.slice(),
+    cached: hit !== null,
+  };
+}
+
+/** rollup, TypeScript and terser over `entry` for a checked `profile`: `{code, unminified, warnings}`. */
+async function buildUncached(entry, profile) {
+  const [{ rollup }, { default: typescript }, { minify }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
+    import("rollup"),
+    import("@rollup/plugin-typescript"),
+    import("terser"),
+    import("./hoist.js"),
+    import("./outerBlock.js"),
+    import("./unwrapClasses.js"),
+  ]);
   const warnings = [];
   // tsconfig.firmware.json lists src/host/espruino/main.ts as the program's root; another entry (a bench
   // probe) gets a throw-away config that extends it with that root instead.
@@ -265,32 +326,19 @@ export async function buildFirmware(options = {}) {
   let bundle;
   try {
     const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile));
-    bundle = await rollup(rollupInput(entry, tsconfig, embedded, warnings));
+    bundle = await rollup(rollupInput(typescript, entry, tsconfig, embedded, warnings));
   } finally {
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   }
-  let unminified;
-  let code;
   try {
     const output = { format: "iife", strict: false, indent: false };
-    unminified = (await bundle.generate(output)).output[0].code;
-    code = (await bundle.generate({ ...output, plugins: [unwrapClassesPlugin(), terser(terserOptions(profile)), espruinoHoistPlugin(), outerBlockPlugin()] })).output[0].code;
+    const unminified = (await bundle.generate(output)).output[0].code;
+    const plugins = [unwrapClassesPlugin(), terserPlugin(minify, terserOptions(profile)), espruinoHoistPlugin(), outerBlockPlugin()];
+    const code = (await bundle.generate({ ...output, plugins })).output[0].code;
+    return { code, unminified, warnings };
   } finally {
     await bundle.close();
   }
-  if (outFile) {
-    mkdirSync(dirname(outFile), { recursive: true });
-    writeFileSync(outFile, code);
-  }
-  return {
-    code,
-    bytes: Buffer.byteLength(code, "utf8"),
-    unminified,
-    profile,
-    board,
-    outFile,
-    warnings,
-  };
 }
 
 /** Path relative to the repository root, for messages. */

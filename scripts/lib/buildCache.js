@@ -1,0 +1,120 @@
+/**
+ * The firmware build's cache: a bundle is rebuilt only when something it is built from changed.
+ *
+ * The key is a SHA-256 of the content of every input, not of dates or paths: the sources the
+ * bundle and its type check read (src/, firmware/, and the folder of another entry such as a
+ * bench probe), the board profile's text, the build's own scripts, the TypeScript configurations
+ * and package-lock.json (which pins rollup, TypeScript and terser). The whole of src/ is hashed
+ * rather than the modules the last build happened to read: a type-only file changes no byte of
+ * the bundle but may make the type check fail, and a cached bundle must never hide a type error
+ * the build would report. The price is a rebuild after an edit the bundle does not read (the web
+ * page's code, say), about three seconds.
+ *
+ * Entries are JSON files named by the key in node_modules/.cache/espruino-pet/firmware (gone with
+ * a fresh `npm ci`), or in env PET_BUILD_CACHE_DIR. They are written to a temporary name and
+ * renamed, so two builds racing for the same key (test files starting together) both end with a
+ * whole entry, and a reader never sees half of one. A bad or unreadable entry is a miss.
+ * PET_BUILD_CACHE=0 turns the cache off.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+
+/** Bumped when the entry's shape or the build's output changes without any hashed file changing. */
+const CACHE_FORMAT = "firmware-cache-1";
+
+/** The build's own files and configuration, relative to the repository root. */
+const BUILD_FILES = [
+  "scripts/lib/build.js",
+  "scripts/lib/buildCache.js",
+  "scripts/lib/hoist.js",
+  "scripts/lib/outerBlock.js",
+  "scripts/lib/unwrapClasses.js",
+  "tsconfig.json",
+  "tsconfig.firmware.json",
+  "package-lock.json",
+];
+
+/** The folders whose every file is an input of every build. */
+const SOURCE_DIRS = ["src", "firmware"];
+
+/** Where entries live. */
+export function buildCacheDir(root, env = process.env) {
+  return env.PET_BUILD_CACHE_DIR || join(root, "node_modules", ".cache", "espruino-pet", "firmware");
+}
+
+/** False when env PET_BUILD_CACHE is "0" (or "false", "off"). */
+export function buildCacheEnabled(env = process.env) {
+  const v = (env.PET_BUILD_CACHE || "").toLowerCase();
+  return v !== "0" && v !== "false" && v !== "off";
+}
+
+/** Every file under `dir`, sorted, as absolute paths (a missing folder has none). */
+function filesUnder(dir) {
+  let names;
+  try {
+    names = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const d of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) out.push(...filesUnder(p));
+    else if (d.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The key of one build: `entry` (absolute), `boardText` (the profile file's content) and `options`
+ * (anything else that changes the output), hashed with every input file under `root`.
+ */
+export function buildKey(root, { entry, boardText, options }) {
+  const hash = createHash("sha256");
+  const add = (label, data) => {
+    hash.update(label + "\0" + data.length + "\0");
+    hash.update(data);
+  };
+  add("format", CACHE_FORMAT);
+  add("entry", relative(root, entry).split(sep).join("/"));
+  add("board", boardText);
+  add("options", JSON.stringify(options || {}));
+  const files = new Set(BUILD_FILES.map((f) => join(root, f)));
+  for (const dir of SOURCE_DIRS) for (const f of filesUnder(join(root, dir))) files.add(f);
+  // An entry outside src/ (a bench probe, a test fixture) brings the folder it sits in.
+  for (const f of filesUnder(dirname(entry))) files.add(f);
+  for (const f of [...files].sort()) {
+    let content;
+    try {
+      content = readFileSync(f);
+    } catch {
+      content = Buffer.from("(missing)");
+    }
+    add("file " + relative(root, f).split(sep).join("/"), content);
+  }
+  return hash.digest("hex");
+}
+
+/** The entry stored under `key`, or null (none, unreadable, or not one of ours). */
+export function readCached(dir, key) {
+  try {
+    const entry = JSON.parse(readFileSync(join(dir, key + ".json"), "utf8"));
+    if (entry && entry.format === CACHE_FORMAT && typeof entry.code === "string" && typeof entry.unminified === "string") return entry;
+  } catch {
+    // a miss
+  }
+  return null;
+}
+
+/** Stores `value` under `key`; a failure (read-only disk, full disk) only costs the next build. */
+export function writeCached(dir, key, value) {
+  const tmp = join(dir, "." + key + "." + process.pid + "." + Math.random().toString(36).slice(2) + ".tmp");
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ format: CACHE_FORMAT, ...value }));
+    renameSync(tmp, join(dir, key + ".json"));
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}

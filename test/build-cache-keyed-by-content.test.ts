@@ -1,0 +1,105 @@
+/**
+ * The firmware build's cache (scripts/lib/buildCache.js) hands back a bundle only when nothing it is
+ * built from changed: the key moves with the content of any source, the profile's text, the build's
+ * scripts and the lockfile, and stays put for files the build does not read and for dates. A hit is
+ * the same bundle a build makes; a damaged entry is a miss, never a wrong bundle.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildKey } from "../scripts/lib/buildCache.js";
+import { buildFirmware, ROOT } from "../scripts/lib/build.js";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
+/** A miniature repository: the files the key reads, plus one it must not. */
+function fakeRoot(): string {
+  const root = tempDir("pet-cache-root-");
+  const files: Record<string, string> = {
+    "src/core/world.ts": "export const a = 1;\n",
+    "src/host/espruino/main.ts": "import './x';\n",
+    "firmware/app.ts": "export const b = 2;\n",
+    "scripts/lib/build.js": "// build\n",
+    "scripts/lib/hoist.js": "// hoist\n",
+    "package-lock.json": '{"lockfileVersion":3}\n',
+    "tsconfig.firmware.json": "{}\n",
+    "README.md": "# not an input\n",
+    "docs/storage.md": "# not an input either\n",
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(root, name, ".."), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  return root;
+}
+
+describe("the build cache's key", () => {
+  const key = (root: string, boardText = '{"name":"x"}') => buildKey(root, { entry: join(root, "src/host/espruino/main.ts"), boardText });
+
+  it("changes with any source, the build's scripts, the lockfile and the profile's text", () => {
+    const root = fakeRoot();
+    const base = key(root);
+    expect(key(root)).toBe(base);
+    for (const [name, text] of [
+      ["src/core/world.ts", "export const a = 2;\n"],
+      ["firmware/app.ts", "export const b = 3;\n"],
+      ["scripts/lib/hoist.js", "// hoist, changed\n"],
+      ["package-lock.json", '{"lockfileVersion":3,"x":1}\n'],
+      ["tsconfig.firmware.json", '{"compilerOptions":{}}\n'],
+      ["src/core/new-file.ts", "export {};\n"],
+    ] as const) {
+      const r = fakeRoot();
+      writeFileSync(join(r, name), text);
+      expect(key(r), name).not.toBe(base);
+    }
+    expect(key(root, '{"name":"y"}')).not.toBe(base);
+  });
+
+  it("stays put for files the build does not read and for modification times", () => {
+    const root = fakeRoot();
+    const base = key(root);
+    writeFileSync(join(root, "README.md"), "# edited\n");
+    writeFileSync(join(root, "docs/storage.md"), "# edited too\n");
+    utimesSync(join(root, "src/core/world.ts"), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    expect(key(root)).toBe(base);
+  });
+
+  it("depends on content, not on where the repository is", () => {
+    expect(key(fakeRoot())).toBe(key(fakeRoot()));
+  });
+});
+
+describe("buildFirmware with the cache", () => {
+  it("builds once, then hands back the same bundle; a damaged entry is rebuilt", async () => {
+    const dir = tempDir("pet-cache-dir-");
+    process.env.PET_BUILD_CACHE_DIR = dir;
+    try {
+      const board = join(ROOT, "boards", "linux.json");
+      const first = await buildFirmware({ board, outFile: null });
+      expect(first.cached).toBe(false);
+      const second = await buildFirmware({ board, outFile: null });
+      expect(second.cached).toBe(true);
+      expect(second.code).toBe(first.code);
+      expect(second.unminified).toBe(first.unminified);
+      expect(second.profile).toEqual(first.profile);
+      const entries = readdirSync(dir).filter((f) => f.endsWith(".json"));
+      expect(entries).toHaveLength(1);
+      writeFileSync(join(dir, entries[0]!), '{"format":"firmware-cache-1","code":');
+      const third = await buildFirmware({ board, outFile: null });
+      expect(third.cached).toBe(false);
+      expect(third.code).toBe(first.code);
+    } finally {
+      delete process.env.PET_BUILD_CACHE_DIR;
+    }
+  }, 120_000);
+});
