@@ -2,7 +2,7 @@
  * In-process firmware build: src/host/espruino/main.ts -> one ES5 file Espruino runs at top level.
  *
  * rollup 4 + @rollup/plugin-typescript (tsconfig.firmware.json: target ES5, lib ES5, no helpers
- * imported) + @rollup/plugin-terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist
+ * imported) + terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist
  * declarations) + hoist.js, which finishes the job terser leaves undone (every var first in its
  * function). The board profile (a JSON file, env BOARD, default boards/esp32.json) is checked with
  * checkBoardProfile and given to the code as the default export of "virtual:board-profile".
