@@ -8,6 +8,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { pathToFileURL } from "node:url";
 import { buildKey } from "../scripts/lib/buildCache.js";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 
@@ -79,25 +82,41 @@ describe("the build cache's key", () => {
   });
 });
 
+/** buildFirmware in a child process with the cache in `dir`: whether it was a hit, and the bundle's hash. */
+function buildInChild(dir: string, board: string): Promise<{ cached: boolean; sha: string }> {
+  const script =
+    "import(" + JSON.stringify(pathToFileURL(join(ROOT, "scripts", "lib", "build.js")).href) + ")" +
+    ".then((m) => m.buildFirmware({ board: " + JSON.stringify(board) + ", outFile: null }))" +
+    ".then((r) => process.stdout.write(JSON.stringify({ cached: r.cached, sha: require('node:crypto').createHash('sha256').update(r.code).digest('hex') })));";
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ["-e", script], { env: { ...process.env, PET_BUILD_CACHE_DIR: dir } }, (error, stdout, stderr) =>
+      error ? reject(new Error(stderr || error.message)) : resolve(JSON.parse(stdout)),
+    );
+  });
+}
+
 describe("buildFirmware with the cache", () => {
-  it("builds once, then hands back the same bundle; a damaged entry is rebuilt", async () => {
+  it("builds once for processes that ask together, then hands back the same bundle; a damaged entry is rebuilt", async () => {
     const dir = tempDir("pet-cache-dir-");
+    const board = join(ROOT, "boards", "linux.json");
+    // Two processes asking at once: one builds, the other waits for its entry.
+    const racers = await Promise.all([buildInChild(dir, board), buildInChild(dir, board)]);
+    expect(racers.map((r) => r.cached).sort()).toEqual([false, true]);
+    expect(racers[0]!.sha).toBe(racers[1]!.sha);
+    expect(readdirSync(dir)).toHaveLength(1); // the entry, and no lock left behind
     process.env.PET_BUILD_CACHE_DIR = dir;
     try {
-      const board = join(ROOT, "boards", "linux.json");
-      const first = await buildFirmware({ board, outFile: null });
-      expect(first.cached).toBe(false);
-      const second = await buildFirmware({ board, outFile: null });
-      expect(second.cached).toBe(true);
-      expect(second.code).toBe(first.code);
-      expect(second.unminified).toBe(first.unminified);
-      expect(second.profile).toEqual(first.profile);
+      const hit = await buildFirmware({ board, outFile: null });
+      expect(hit.cached).toBe(true);
+      expect(createHash("sha256").update(hit.code).digest("hex")).toBe(racers[0]!.sha);
       const entries = readdirSync(dir).filter((f) => f.endsWith(".json"));
       expect(entries).toHaveLength(1);
       writeFileSync(join(dir, entries[0]!), '{"format":"firmware-cache-1","code":');
-      const third = await buildFirmware({ board, outFile: null });
-      expect(third.cached).toBe(false);
-      expect(third.code).toBe(first.code);
+      const rebuilt = await buildFirmware({ board, outFile: null });
+      expect(rebuilt.cached).toBe(false);
+      expect(rebuilt.code).toBe(hit.code);
+      expect(rebuilt.unminified).toBe(hit.unminified);
+      expect(rebuilt.profile).toEqual(hit.profile);
     } finally {
       delete process.env.PET_BUILD_CACHE_DIR;
     }

@@ -4,8 +4,7 @@
  * file, and a pushed payload becomes the live pet (and its newest save). A damaged payload is refused
  * before the port is opened.
  *
- * Runs only when env ESPRUINO names the interpreter binary (docs/firmware.md, "Espruino for Linux").
- * It needs the fixed telnet port 2323 to itself.
+ * Runs only when env ESPRUINO names the interpreter binary (test/espruino-interpreter.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
@@ -16,42 +15,44 @@ import { openConsole, startEspruino, type EspruinoProcess } from "../scripts/lib
 import { main } from "../src/host/node/cli";
 import type { RegionJson } from "../src/host/node/cli/inspect";
 import { memoryIo, petPayload, rotten } from "./region-tools-fixtures";
+import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard } from "./espruino-interpreter";
 
-const ESPRUINO = process.env.ESPRUINO;
 const ROOT = join(__dirname, "..");
-const LINUX_BOARD = join(ROOT, "boards", "linux.json");
-const PORT = "tcp://127.0.0.1:2323";
-/** Where the Linux build maps its flash file (docs/firmware.md). */
-const LINUX_FLASH_START = 0x10000000;
 
-function flashBundle(dir: string): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(ROOT, "scripts", "flash.js"), "--port", PORT, "--bundle", join(dir, "firmware.js")],
-      { cwd: ROOT, env: { ...process.env, BOARD: LINUX_BOARD }, timeout: 90_000 },
-      (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
-    );
-  });
-}
-
-async function evaluate(expr: string): Promise<unknown> {
-  const con = await openConsole();
-  try {
-    return await con.evaluate(expr);
-  } finally {
-    await con.close();
-  }
-}
-
-describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build (set ESPRUINO to run)", () => {
+describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
   let proc: EspruinoProcess | null = null;
+  let board: InterpreterBoard;
+  let PORT = "";
+  let BOARD = "";
+
+  function flashBundle(): Promise<{ code: number; out: string }> {
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [join(ROOT, "scripts", "flash.js"), "--port", PORT, "--bundle", join(dir, "firmware.js")],
+        { cwd: ROOT, env: { ...process.env, BOARD }, timeout: 90_000 },
+        (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
+      );
+    });
+  }
+
+  async function evaluate(expr: string): Promise<unknown> {
+    const con = await openConsole({ port: proc!.port });
+    try {
+      return await con.evaluate(expr);
+    } finally {
+      await con.close();
+    }
+  }
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-pull-espruino-"));
+    board = await interpreterBoard();
+    BOARD = board.path;
     proc = await startEspruino(ESPRUINO!, dir);
-    const r = await flashBundle(dir);
+    PORT = "tcp://127.0.0.1:" + proc.port;
+    const r = await flashBundle();
     expect(r.code, r.out).toBe(0);
     expect(await evaluate('pet.hatch("Kiwi")')).toBe("ok");
   }, 120_000);
@@ -64,16 +65,16 @@ describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build (set ESPRUIN
   it("pull copies the pet region of the interpreter's flash byte for byte", async () => {
     const image = join(dir, "pulled.bin");
     const io = memoryIo();
-    expect(await main(["pull", "--port", PORT, "-o", image, "--board", LINUX_BOARD], io), io.err).toBe(0);
-    const region = (JSON.parse(readFileSync(LINUX_BOARD, "utf8")) as { petRegion: { address: number; size: number } }).petRegion;
+    expect(await main(["pull", "--port", PORT, "-o", image, "--board", BOARD], io), io.err).toBe(0);
+    const region = board.profile.petRegion;
     const flashFile = readFileSync(join(dir, "espruino.flash"));
-    const start = region.address - LINUX_FLASH_START;
+    const start = region.address - board.flashStart;
     const pulled = readFileSync(image);
     expect(pulled.length).toBe(region.size);
     // The pet saves only when asked or when it changes activity; a save between the pull and this
     // read would show up as a difference, so compare the log's current save as well as the bytes.
     const inspectIo = memoryIo();
-    expect(await main(["inspect", image, "--json", "--board", LINUX_BOARD], inspectIo)).toBe(0);
+    expect(await main(["inspect", image, "--json", "--board", BOARD], inspectIo)).toBe(0);
     const j = JSON.parse(inspectIo.out) as RegionJson;
     expect(j.current.payload?.name).toBe("Kiwi");
     expect(Buffer.compare(pulled, flashFile.subarray(start, start + region.size))).toBe(0);

@@ -5,34 +5,33 @@
  * espruino tool does not list, or pick it as the one board. The pet then boots, saves, and comes
  * back after a kill.
  *
- * Runs only when env ESPRUINO names the interpreter binary (docs/firmware.md, "Espruino for Linux");
- * it takes the telnet port lock through scripts/lib/espruinoLinux.js like the other such tests.
+ * Runs only when env ESPRUINO names the interpreter binary (test/espruino-interpreter.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openConsole, startEspruino, TELNET_HOST, TELNET_PORT, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { openConsole, startEspruino, TELNET_HOST, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
 import { main } from "../src/host/node/cli";
 import type { RegionJson } from "../src/host/node/cli/inspect";
 import { memoryIo, petPayload } from "./region-tools-fixtures";
-import { portList, ROOT, runNode, startFakeBoard, type FakeBoard } from "./serial-fake-board";
+import { portList, runNode, startFakeBoard, type FakeBoard } from "./serial-fake-board";
+import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO } from "./espruino-interpreter";
 
-const ESPRUINO = process.env.ESPRUINO;
-const LINUX_BOARD = join(ROOT, "boards", "linux.json");
-
-describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build (set ESPRUINO to run)", () => {
+describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
   let proc: EspruinoProcess | null = null;
   let bridge: FakeBoard | null = null;
+  let LINUX_BOARD = "";
   const savedList = process.env.PET_SERIAL_LIST;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-serial-espruino-"));
+    LINUX_BOARD = (await interpreterBoard()).path;
     process.env.PET_SERIAL_LIST = portList(join(dir, "none.json"), []);
     proc = await startEspruino(ESPRUINO!, dir);
-    bridge = await startFakeBoard("bridge", join(dir, "bridge.bin"), [TELNET_HOST, TELNET_PORT]);
-  }, 300_000); // may first wait for another user of port 2323
+    bridge = await startFakeBoard("bridge", join(dir, "bridge.bin"), [TELNET_HOST, proc.port]);
+  }, 120_000);
 
   afterAll(async () => {
     if (savedList === undefined) delete process.env.PET_SERIAL_LIST;
@@ -72,9 +71,15 @@ describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build (set ESP
   it("the pushed pet saves and comes back after a kill", async () => {
     await bridge!.stop(); // frees the telnet console for our own session
     bridge = null;
-    const con = await openConsole();
-    expect(await con.evaluate("pet.save()")).toBe("ok");
-    const saved = (await con.evaluate("pet.status()")) as { name: string; updateCount: string };
+    const con = await openConsole({ port: proc!.port });
+    // save and status in one synchronous call: a loop tick in between would advance the pet past
+    // what was saved, and those unsaved updates are rightly lost at the kill
+    const r = (await con.evaluate("(function(){var s=pet.save();return {saved:s,status:pet.status()};})()")) as {
+      saved: string;
+      status: { name: string; updateCount: string };
+    };
+    expect(r.saved).toBe("ok");
+    const saved = r.status;
     await con.close();
     expect(saved.name).toBe("Mango");
     await proc!.kill();

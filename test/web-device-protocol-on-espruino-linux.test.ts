@@ -3,11 +3,11 @@
  * Espruino's Linux build over its telnet console, the same text the page sends over Web Serial.
  * Identify, the upload of a bundle in acknowledged Storage.write pieces, the CRC check, load, then
  * pet.status(), a rename with a non-ASCII name, exportHex and a restore of a golden payload through
- * importHex. The bundle is the one for boards/linux.json (the ESP32's flash addresses do not exist
- * on Linux), and the board identifies as LINUX, which the page itself would refuse.
+ * importHex. The bundle is the one for the interpreter's own profile (test/espruino-interpreter.ts),
+ * and the board identifies as the Linux build it is (LINUX_ESP32 or LINUX), which the page itself
+ * would refuse.
  *
- * Runs only when env ESPRUINO names the interpreter binary (docs/firmware.md, "Espruino for Linux");
- * the fixed telnet port is taken through scripts/lib/espruinoLinux.js's lock.
+ * Runs only when env ESPRUINO names the interpreter binary.
  */
 import { connect, type Socket } from "node:net";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,14 +15,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEspruino, TELNET_HOST, TELNET_PORT, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { interpreterIdentity, startEspruino, TELNET_HOST, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
 import { buildFirmware } from "../scripts/lib/build.js";
 import * as P from "../src/web/device/protocol";
-
-const ESPRUINO = process.env.ESPRUINO;
+import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO } from "./espruino-interpreter";
 const GOLDEN_HEX = readFileSync(fileURLToPath(new URL("./golden/valid-utf8-name.hex", import.meta.url)), "utf8").trim();
 
-describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build (set ESPRUINO to run)", () => {
+describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
   let proc: EspruinoProcess | null = null;
   let sock: Socket | null = null;
@@ -54,10 +53,10 @@ describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build 
   }
 
   beforeAll(async () => {
-    code = (await buildFirmware({ board: join(__dirname, "..", "boards", "linux.json"), outFile: null })).code;
+    code = (await buildFirmware({ board: (await interpreterBoard()).path, outFile: null })).code;
     dir = mkdtempSync(join(tmpdir(), "pet-web-proto-"));
     proc = await startEspruino(ESPRUINO!, dir);
-    sock = connect(TELNET_PORT, TELNET_HOST);
+    sock = connect(proc.port, TELNET_HOST);
     await new Promise((r) => sock!.once("connect", r));
     let buf = "";
     // Registered first, so every later listener sees the lines of its chunk already split.
@@ -78,9 +77,11 @@ describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build 
 
   it("identifies the interpreter", async () => {
     const id = await ask(P.identifyCommand(), P.parseIdentity);
-    expect(id.board).toBe("LINUX");
+    const { board } = await interpreterIdentity(ESPRUINO!);
+    expect(board).toMatch(/^LINUX/);
+    expect(id.board).toBe(board);
     expect(id.version).toMatch(/^2v\d+/);
-    expect(P.refusal(id)).toContain('BOARD "LINUX"');
+    expect(P.refusal(id)).toContain('BOARD "' + board + '"');
   });
 
   it("uploads the bundle in acknowledged pieces whose CRC on the board matches, and load() starts the pet", async () => {

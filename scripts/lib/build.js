@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildCacheDir, buildCacheEnabled, buildKey, readCached, writeCached } from "./buildCache.js";
+import { buildCacheDir, buildCacheEnabled, buildKey, cachedBuild } from "./buildCache.js";
 
 // rollup, TypeScript, terser and tsx take most of a second to load: they are imported only when a
 // build really runs (a cache miss), so that `npm start`, `npm run flash` and the tests start at once
@@ -277,16 +277,15 @@ export async function buildFirmware(options = {}) {
   const board = options.board ? fromRoot(options.board) : boardFromEnv();
   const outFile = options.outFile === null ? null : fromRoot(options.outFile || DEFAULT_OUT);
   const entry = fromRoot(options.entry || DEFAULT_ENTRY);
-  const useCache = options.cache !== false && buildCacheEnabled();
   const file = readBoardFile(board);
-  const cacheDir = buildCacheDir(ROOT);
-  const key = useCache ? buildKey(ROOT, { entry, boardText: file.text }) : null;
+  const build = async () => buildUncached(entry, await loadBoardProfile(board));
   // A hit was built from this very profile text by this very checker (both are hashed), so the
   // profile passed the check then and would pass it now.
-  const hit = key !== null ? readCached(cacheDir, key) : null;
-  const built = hit !== null ? hit : await buildUncached(entry, await loadBoardProfile(board));
-  if (key !== null && hit === null) writeCached(cacheDir, key, built);
-  const { code, unminified, warnings } = built;
+  const { value, cached } =
+    options.cache !== false && buildCacheEnabled()
+      ? await cachedBuild(buildCacheDir(ROOT), buildKey(ROOT, { entry, boardText: file.text }), build)
+      : { value: await build(), cached: false };
+  const { code, unminified, warnings } = value;
   if (outFile) {
     mkdirSync(dirname(outFile), { recursive: true });
     writeFileSync(outFile, code);
@@ -299,7 +298,7 @@ export async function buildFirmware(options = {}) {
     board,
     outFile,
     warnings: warnings.slice(),
-    cached: hit !== null,
+    cached,
   };
 }
 

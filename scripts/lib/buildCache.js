@@ -13,11 +13,13 @@
  * Entries are JSON files named by the key in node_modules/.cache/espruino-pet/firmware (gone with
  * a fresh `npm ci`), or in env PET_BUILD_CACHE_DIR. They are written to a temporary name and
  * renamed, so two builds racing for the same key (test files starting together) both end with a
- * whole entry, and a reader never sees half of one. A bad or unreadable entry is a miss.
- * PET_BUILD_CACHE=0 turns the cache off.
+ * whole entry, and a reader never sees half of one. A bad or unreadable entry is a miss. While a
+ * build runs, a lock file beside its entry makes other processes that want the same bundle (test
+ * files starting together, a second `npm start`) wait for it rather than build it again; a lock whose
+ * process is gone is taken over. PET_BUILD_CACHE=0 turns the cache off.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 
 /** Bumped when the entry's shape or the build's output changes without any hashed file changing. */
@@ -116,5 +118,53 @@ export function writeCached(dir, key, value) {
     renameSync(tmp, join(dir, key + ".json"));
   } catch {
     rmSync(tmp, { force: true });
+  }
+}
+
+function ownerAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+/**
+ * The entry for `key`, built by `build()` (which answers the value to store) unless another process
+ * is building it already, in which case this one waits for that entry. Waits at most `waitMs`, then
+ * builds anyway: a lock is a saving, never a reason to fail.
+ */
+export async function cachedBuild(dir, key, build, waitMs = 180000) {
+  const lock = join(dir, key + ".lock");
+  const end = Date.now() + waitMs;
+  for (;;) {
+    const hit = readCached(dir, key);
+    if (hit !== null) return { value: hit, cached: true };
+    try {
+      mkdirSync(dir, { recursive: true });
+      const fd = openSync(lock, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") break; // cannot lock here (read-only?): just build
+    }
+    let owner = NaN;
+    try {
+      owner = Number(readFileSync(lock, "utf8"));
+    } catch {
+      continue; // gone meanwhile: look again
+    }
+    if (owner > 0 && !ownerAlive(owner)) rmSync(lock, { force: true });
+    else if (Date.now() > end) return { value: await build(), cached: false };
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    const value = await build();
+    writeCached(dir, key, value);
+    return { value, cached: false };
+  } finally {
+    rmSync(lock, { force: true });
   }
 }

@@ -1,27 +1,29 @@
 /**
  * Driving Espruino's Linux build from Node: start it in a directory (its flash lives there, in
- * espruino.flash), talk to its telnet console (fixed port 2323), kill it like a power cut.
+ * espruino.flash), talk to its telnet console, kill it like a power cut.
  *
  * Facts this relies on (docs/firmware.md, "Espruino for Linux"):
- * - `espruino --telnet` serves the console on 127.0.0.1:2323 while a client is connected; otherwise the
+ * - `espruino --telnet` serves the console on port 2323 while a client is connected; otherwise the
  *   console is its standard output. With no script argument it runs Storage ".bootcde" at start.
  * - Its standard input must be an open pipe with nothing in it: at end-of-file the input thread
  *   floods the console and the (assert-enabled) build stops. We keep the pipe open and never write.
- * - If port 2323 is taken, the telnet server fails silently, so we refuse to start when it answers.
  * - SIGKILL is a faithful power cut for the flash file (writes go straight to the file).
  *
- * Because the port is fixed, every user of this module on the machine (test files running in
- * parallel, the bench, other engineers' tests) takes a lock file before starting an interpreter and
- * gives it back when that interpreter is killed (or at process exit). A lock whose owner process is
- * gone is stale and taken over. A kill-and-restart may therefore wait for another user in between;
- * each user has its own directory, so nothing is mixed up.
+ * Port 2323 is fixed in the interpreter. So that several interpreters can run at once (test files in
+ * parallel, the bench beside them), each is started with scripts/lib/espruinoShim.c preloaded, which
+ * moves its console to a free port on 127.0.0.1 and tells us which (`handle.port`); the shim is
+ * compiled with `cc` once and kept in node_modules/.cache. Where there is no C compiler, every
+ * interpreter gets port 2323 and the users of this module on the machine take turns through a lock
+ * file (taken before the start, given back at the kill or at process exit; a lock whose owner
+ * process is gone is taken over).
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { connect } from "node:net";
-import { openSync, closeSync, writeSync, readFileSync, unlinkSync } from "node:fs";
+import { openSync, closeSync, writeSync, readFileSync, unlinkSync, existsSync, mkdirSync, renameSync, rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createHash, randomBytes } from "node:crypto";
 
 export const TELNET_PORT = 2323;
 export const TELNET_HOST = "127.0.0.1";
@@ -108,23 +110,76 @@ export function releaseTelnetPort() {
   heldToken = null;
 }
 
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const SHIM_SOURCE = join(ROOT, "scripts", "lib", "espruinoShim.c");
+let shimPromise = null;
+
 /**
- * Starts the interpreter in `dir`. Returns { child, output(), waitFor(re, ms), kill() }.
- * Takes the port lock first, then waits while anything still answers on port 2323 (another
- * interpreter would receive our commands); gives up after `portWaitMs`.
+ * The compiled shim's path, or null when it cannot be built here (no `cc`, or env
+ * PET_ESPRUINO_SHIM=0). Built once per source text into node_modules/.cache/espruino-pet/shim,
+ * through a temporary name and a rename, so parallel first users never load half a library.
+ */
+export function espruinoShim() {
+  if (!shimPromise) shimPromise = buildShim();
+  return shimPromise;
+}
+
+async function buildShim() {
+  if (process.env.PET_ESPRUINO_SHIM === "0") return null;
+  let source;
+  try {
+    source = readFileSync(SHIM_SOURCE);
+  } catch {
+    return null;
+  }
+  const dir = join(ROOT, "node_modules", ".cache", "espruino-pet", "shim");
+  const out = join(dir, createHash("sha256").update(source).digest("hex").slice(0, 16) + ".so");
+  if (existsSync(out)) return out;
+  const tmp = out + "." + process.pid + "." + randomBytes(4).toString("hex") + ".tmp";
+  try {
+    mkdirSync(dir, { recursive: true });
+    await new Promise((done, fail) =>
+      execFile("cc", ["-shared", "-fPIC", "-O2", "-o", tmp, SHIM_SOURCE, "-ldl"], { timeout: 60_000 }, (e) => (e ? fail(e) : done())),
+    );
+    renameSync(tmp, out);
+    return out;
+  } catch {
+    rmSync(tmp, { force: true });
+    return null;
+  }
+}
+
+/**
+ * Starts the interpreter in `dir`. Returns { child, port, output(), exited(), waitFor(re, ms), kill() }.
+ * With the shim the console gets a port of its own at once; without it the start takes the port lock
+ * and waits while anything still answers on port 2323 (another interpreter would receive our
+ * commands), giving up after `portWaitMs`.
  */
 export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portWaitMs = 180000 } = {}) {
-  await acquireTelnetPort(portWaitMs);
-  // Someone outside this module (a manual run) may still hold the port: wait for it, then give up.
-  const portEnd = Date.now() + portWaitMs;
-  while (await portAnswers()) {
-    if (Date.now() > portEnd) {
-      releaseTelnetPort();
-      throw new Error("port " + TELNET_PORT + " is already in use (another espruino --telnet running?); stop it first");
+  const shim = await espruinoShim();
+  let portFile = null;
+  const env = { ...process.env };
+  if (shim) {
+    portFile = join(mkdtempSync(join(tmpdir(), "pet-espruino-port-")), "port");
+    env.LD_PRELOAD = env.LD_PRELOAD ? shim + " " + env.LD_PRELOAD : shim;
+    env.PET_TELNET_PORT_FILE = portFile;
+  } else {
+    await acquireTelnetPort(portWaitMs);
+    // Someone outside this module (a manual run) may still hold the port: wait for it, then give up.
+    const portEnd = Date.now() + portWaitMs;
+    while (await portAnswers()) {
+      if (Date.now() > portEnd) {
+        releaseTelnetPort();
+        throw new Error("port " + TELNET_PORT + " is already in use (another espruino --telnet running?); stop it first");
+      }
+      await sleep(250);
     }
-    await sleep(250);
   }
-  const child = spawn(binary, ["--telnet"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+  const giveBack = () => {
+    if (portFile) rmSync(dirname(portFile), { recursive: true, force: true });
+    else releaseTelnetPort();
+  };
+  const child = spawn(binary, ["--telnet"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"], env });
   let out = "";
   let exited = null;
   child.stdout.on("data", (d) => (out += d.toString("latin1")));
@@ -134,6 +189,7 @@ export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portW
 
   const handle = {
     child,
+    port: shim ? 0 : TELNET_PORT,
     output: () => out,
     exited: () => exited,
     /** Waits until the process output matches `re`; returns the match. */
@@ -155,22 +211,74 @@ export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portW
         await done;
       }
       child.stdin.destroy();
-      releaseTelnetPort();
+      giveBack();
     },
   };
   const end = Date.now() + readyTimeoutMs;
-  while (!(await portAnswers())) {
+  for (;;) {
+    if (handle.port === 0 && portFile) {
+      try {
+        handle.port = Number(readFileSync(portFile, "utf8").trim()) || 0;
+      } catch {
+        // not written yet
+      }
+    }
+    if (handle.port !== 0 && (await portAnswers(handle.port))) break;
     if (exited) {
-      releaseTelnetPort();
+      giveBack();
       throw new Error("espruino exited at start (" + JSON.stringify(exited) + "):\n" + out);
     }
     if (Date.now() > end) {
       await handle.kill();
       throw new Error("espruino's telnet port did not open within " + readyTimeoutMs + " ms:\n" + out);
     }
-    await sleep(50);
+    await sleep(20);
   }
   return handle;
+}
+
+/**
+ * What an interpreter binary says it is: `{ board, version }` from process.env (BOARD is "LINUX"
+ * for the stock Linux build, "LINUX_ESP32" for the ESP32-like build of ../shared/espruino). Run once
+ * in a directory of its own, with `-e` and no telnet; cached per binary for the process.
+ */
+const identities = new Map();
+export function interpreterIdentity(binary) {
+  if (!identities.has(binary)) {
+    identities.set(
+      binary,
+      new Promise((done, fail) => {
+        const dir = mkdtempSync(join(tmpdir(), "pet-espruino-id-"));
+        const code = 'print("<<ID"+JSON.stringify({board:process.env.BOARD,version:process.env.VERSION})+"ID>>");setTimeout(quit,1)';
+        const child = spawn(binary, ["-e", code], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+        let out = "";
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10000);
+        child.stdout.on("data", (d) => (out += d.toString("latin1")));
+        child.on("error", (e) => {
+          clearTimeout(timer);
+          rmSync(dir, { recursive: true, force: true });
+          fail(new Error("cannot run the interpreter " + binary + ": " + e.message));
+        });
+        child.on("exit", () => {
+          clearTimeout(timer);
+          child.stdin.destroy();
+          rmSync(dir, { recursive: true, force: true });
+          const m = out.match(/<<ID(.*?)ID>>/);
+          if (m) done(JSON.parse(m[1]));
+          else fail(new Error(binary + " did not say what it is (is it Espruino's Linux build?):\n" + out.slice(-500)));
+        });
+      }),
+    );
+  }
+  return identities.get(binary);
+}
+
+/** The board profile for an interpreter build: boards/linux-esp32.json or boards/linux.json. */
+export async function interpreterProfile(binary) {
+  const { board } = await interpreterIdentity(binary);
+  if (board === "LINUX_ESP32") return join(ROOT, "boards", "linux-esp32.json");
+  if (board === "LINUX") return join(ROOT, "boards", "linux.json");
+  throw new Error(binary + " is Espruino for " + board + ", not a Linux build this project has a profile for (LINUX_ESP32 or LINUX)");
 }
 
 /**
@@ -178,8 +286,8 @@ export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portW
  * (or throws with the interpreter's error text). Lines start with DLE (0x10), which tells Espruino
  * not to echo them, and results come between markers so prompts and status lines do not matter.
  */
-export async function openConsole({ timeoutMs = 10000 } = {}) {
-  const socket = connect(TELNET_PORT, TELNET_HOST);
+export async function openConsole({ timeoutMs = 10000, port = TELNET_PORT } = {}) {
+  const socket = connect(port, TELNET_HOST);
   await new Promise((resolve, reject) => {
     socket.once("connect", resolve);
     socket.once("error", reject);
