@@ -127,9 +127,10 @@ describe("Graphics subset", () => {
     f.fillCircle(8, 8, 3);
     expect([f.pixel(8, 8), f.pixel(11, 8), f.pixel(12, 8)]).toEqual([1, 1, 0]);
   });
-  it("the font has all 95 printable characters, each distinct from the space, and drawString advances 4 pixels", () => {
-    expect(GLYPH_COUNT).toBe(95);
-    for (let c = 33; c <= 126; c++) expect(glyphRows(c).some((r) => r !== 0), String.fromCharCode(c)).toBe(true);
+  it("the font has all 95 printable characters and two more, each distinct from the space, and drawString advances 4 pixels", () => {
+    expect(GLYPH_COUNT).toBe(97);
+    for (let c = 33; c <= 128; c++) expect(glyphRows(c).some((r) => r !== 0), String.fromCharCode(c)).toBe(true);
+    for (const c of [0, 9, 31, 129, 200, 255, 0x263a]) expect(glyphRows(c).every((r) => r === 0), String(c)).toBe(true);
     const g = make();
     g.drawString("||", 0, 0);
     expect([g.pixel(1, 0), g.pixel(5, 0), g.pixel(3, 0)]).toEqual([1, 1, 0]);

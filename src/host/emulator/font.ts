@@ -1,45 +1,54 @@
 /**
- * The desktop's stand-in for Espruino's default bitmap font: every printable ASCII character as a
- * 3x5 glyph in a 4x6 cell (one column and one row of spacing), drawn by our own hand. The device's
- * font differs pixel for pixel; what matters here is that text has the same cell size, so a layout
- * that fits on the OLED fits in the terminal too.
+ * Espruino's default bitmap font as the desktop and the page draw it: every character a glyph up
+ * to 3 pixels wide and 6 high (descenders included) in a 4x6 cell, so a picture drawn here is the
+ * picture the board draws, pixel for pixel.
  *
- * Each glyph is five digits, one per row from the top; each digit is three bits, 4 = left column,
- * 2 = middle, 1 = right.
+ * The table was read off the interpreter (Espruino 2v29's Linux build: each character drawn with
+ * Graphics.drawString into a fresh buffer and its pixels read back), and
+ * test/emulator-agrees-with-espruino.test.ts draws every character on both and requires the same
+ * buffer. The font's design is Espruino's (Gordon Williams, MPL-2.0); these rows are a measurement
+ * of its output, not its source.
+ *
+ * Each glyph is six digits, one per row from the top; each digit is three bits, 4 = left column,
+ * 2 = middle, 1 = right. Codes 32 to 128 have glyphs (127 is a solid block, 128 the euro sign);
+ * every other character draws nothing but still takes its cell, as on the interpreter.
  */
 
 export const FONT_CELL_WIDTH = 4;
 export const FONT_CELL_HEIGHT = 6;
 export const GLYPH_WIDTH = 3;
-export const GLYPH_HEIGHT = 5;
+export const GLYPH_HEIGHT = 6;
 
-// Index 0 is the space (code 32); the last entry is "~" (code 126).
+/** The first code with a glyph; GLYPH_LIST[i] is code FIRST_CODE + i. */
+const FIRST_CODE = 32;
+
+// Index 0 is the space (code 32); the last entry is code 128.
 const GLYPHS =
-  "00000 22202 55000 57575 36363 51245 25253 22000 12221 42224 05250 02720 00024 00700 00002 11244 " + // space to /
-  "75557 26227 71747 71317 55711 74717 74757 71111 75757 75717 " + // 0 to 9
-  "02020 02024 12421 07070 42124 71302 75747 " + // : to @
-  "25755 65656 34443 65556 74647 74644 34553 55755 72227 11152 55655 44447 57555 " + // A to M
-  "65555 25552 65644 25573 65655 34216 72222 55557 55552 55775 55255 55222 71247 " + // N to Z
-  "64446 44211 31113 25000 00007 42000 " + // [ to `
-  "03553 44656 03443 11353 03743 12722 35316 44655 20222 10116 45655 62227 00775 " + // a to m
-  "00655 00252 06564 03531 05644 03416 27221 00557 00552 00577 00525 55316 07367 " + // n to z
-  "32623 22222 62326 06300"; // { to ~
+  "000000 222020 550000 575750 276372 512450 663670 220000 244420 211120 275000 002720 000024 000700 000020 112440 " + // space to /
+  "255520 262270 612470 612160 355710 746160 346520 711220 252520 253120 " + // 0 to 9
+  "002020 002024 002420 007070 002120 612020 257430 " + // : to @
+  "255750 656560 254520 655560 746470 746440 345530 557550 722270 111520 566550 444470 577770 " + // A to M
+  "577750 255520 655640 255730 655650 342160 722220 555570 555720 557750 552550 557220 712470 " + // N to Z
+  "744470 442110 711170 250000 000070 420000 " + // [ to `
+  "061770 465560 034430 135530 027430 127220 035316 465550 206270 206224 456550 622270 067770 " + // a to m
+  "065550 025520 065564 035531 056440 036160 272210 055530 055720 057770 052550 055316 072470 " + // n to z
+  "326230 222220 623260 360000 " + // { to ~
+  "777777 346643"; // 127 (a solid block) and 128 (the euro sign)
 
 const GLYPH_LIST = GLYPHS.split(" ");
-/** Drawn for any character outside printable ASCII: a filled cell, so it is visibly "unknown". */
-const UNKNOWN_GLYPH = "77777";
+const NO_GLYPH = "000000";
 
 /**
- * The rows of one character's glyph as 3-bit numbers (bit 2 = left column), top row first.
- * Characters outside 32..126 get a solid block.
+ * The rows of one character's glyph as 3-bit numbers (bit 2 = left column), top row first; all
+ * zero for a character the font has no glyph for.
  */
 export function glyphRows(code: number): number[] {
-  const glyph = code >= 32 && code <= 126 ? GLYPH_LIST[code - 32] : undefined;
-  const text = glyph === undefined ? UNKNOWN_GLYPH : glyph;
+  const glyph = code >= FIRST_CODE ? GLYPH_LIST[code - FIRST_CODE] : undefined;
+  const text = glyph === undefined ? NO_GLYPH : glyph;
   const rows: number[] = [];
   for (let i = 0; i < GLYPH_HEIGHT; i++) rows.push(text.charCodeAt(i) - 48);
   return rows;
 }
 
-/** Number of glyphs defined (for a test that checks the table is complete). */
+/** Number of glyphs defined, codes 32 to 128 (for a test that checks the table is complete). */
 export const GLYPH_COUNT = GLYPH_LIST.length;

@@ -21,6 +21,11 @@ export interface CreateArrayBufferOptions {
   msb?: boolean;
 }
 
+/** A coordinate as Espruino's int32 parameters take it: a fraction cut off towards zero. */
+function toInt(v: number): number {
+  return Math.trunc(Number(v));
+}
+
 /** Typed-array constructors of the realm the firmware runs in, so its `instanceof` checks hold. */
 export interface Realm {
   Uint8Array: Uint8ArrayConstructor;
@@ -66,32 +71,38 @@ export class ArrayBufferGraphics {
   }
 
   setPixel(x: number, y: number, col?: number): this {
-    this.plot(Math.floor(x), Math.floor(y), col === undefined ? this.color : Number(col) !== 0 ? 1 : 0);
+    this.plot(toInt(x), toInt(y), col === undefined ? this.color : Number(col) !== 0 ? 1 : 0);
     return this;
   }
 
-  /** A one-pixel line including both ends (Bresenham). */
+  /**
+   * A one-pixel line including both ends, stepped the way Espruino steps it: one pixel per column
+   * (or per row, when the line is steeper than 45 degrees), the other coordinate carried as a
+   * fixed-point number with 8 fraction bits that starts half a pixel in and grows by the slope
+   * rounded towards zero. A textbook Bresenham line differs from it by a pixel here and there.
+   */
   drawLine(x1: number, y1: number, x2: number, y2: number): this {
-    let x = Math.round(x1);
-    let y = Math.round(y1);
-    const tx = Math.round(x2);
-    const ty = Math.round(y2);
-    const dx = Math.abs(tx - x);
-    const dy = -Math.abs(ty - y);
-    const sx = x < tx ? 1 : -1;
-    const sy = y < ty ? 1 : -1;
-    let err = dx + dy;
-    for (;;) {
-      this.plot(x, y, this.color);
-      if (x === tx && y === ty) break;
-      const e2 = 2 * err;
-      if (e2 >= dy) {
-        err += dy;
-        x += sx;
+    let ax = toInt(x1);
+    let ay = toInt(y1);
+    let bx = toInt(x2);
+    let by = toInt(y2);
+    const xLength = Math.abs(bx - ax);
+    const yLength = Math.abs(by - ay);
+    if (xLength > yLength) {
+      if (ax > bx) [ax, bx, ay, by] = [bx, ax, by, ay];
+      const step = Math.trunc(((by - ay) * 256) / xLength);
+      let pos = ay * 256 + 128;
+      for (let x = ax; x <= bx; x++) {
+        this.plot(x, pos >> 8, this.color);
+        pos += step;
       }
-      if (e2 <= dx) {
-        err += dx;
-        y += sy;
+    } else {
+      if (ay > by) [ax, bx, ay, by] = [bx, ax, by, ay];
+      const step = Math.trunc(((bx - ax) * 256) / (yLength === 0 ? 1 : yLength));
+      let pos = ax * 256 + 128;
+      for (let y = ay; y <= by; y++) {
+        this.plot(pos >> 8, y, this.color);
+        pos += step;
       }
     }
     return this;
@@ -99,39 +110,40 @@ export class ArrayBufferGraphics {
 
   /** Outline of the rectangle with corners (x1, y1) and (x2, y2), both included. */
   drawRect(x1: number, y1: number, x2: number, y2: number): this {
-    this.drawLine(x1, y1, x2, y1);
-    this.drawLine(x2, y1, x2, y2);
-    this.drawLine(x2, y2, x1, y2);
-    this.drawLine(x1, y2, x1, y1);
+    const l = toInt(x1);
+    const t = toInt(y1);
+    const r = toInt(x2);
+    const b = toInt(y2);
+    this.fill(l, t, r, t);
+    this.fill(r, t, r, b);
+    this.fill(l, b, r, b);
+    this.fill(l, b, l, t);
     return this;
   }
 
   /** The rectangle with corners (x1, y1) and (x2, y2), both included, filled. */
   fillRect(x1: number, y1: number, x2: number, y2: number): this {
-    const left = Math.round(Math.min(x1, x2));
-    const right = Math.round(Math.max(x1, x2));
-    const top = Math.round(Math.min(y1, y2));
-    const bottom = Math.round(Math.max(y1, y2));
-    for (let y = top; y <= bottom; y++) for (let x = left; x <= right; x++) this.plot(x, y, this.color);
+    this.fill(toInt(x1), toInt(y1), toInt(x2), toInt(y2));
     return this;
   }
 
+  /** A circle is an ellipse in the square around it, as on Espruino (see ellipse). */
   drawCircle(cx: number, cy: number, r: number): this {
-    this.circle(Math.round(cx), Math.round(cy), Math.round(r), false);
+    this.ellipse(toInt(cx), toInt(cy), toInt(r), false);
     return this;
   }
 
   fillCircle(cx: number, cy: number, r: number): this {
-    this.circle(Math.round(cx), Math.round(cy), Math.round(r), true);
+    this.ellipse(toInt(cx), toInt(cy), toInt(r), true);
     return this;
   }
 
   /** Text in the default 4x6 font, top-left at (x, y); "\n" starts a new line. */
   drawString(text: unknown, x?: number, y?: number, solid?: boolean): this {
     const s = String(text);
-    const startX = Math.round(x === undefined ? 0 : x);
+    const startX = toInt(x === undefined ? 0 : x);
     let cx = startX;
-    let cy = Math.round(y === undefined ? 0 : y);
+    let cy = toInt(y === undefined ? 0 : y);
     for (let i = 0; i < s.length; i++) {
       const code = s.charCodeAt(i);
       if (code === 10) {
@@ -163,35 +175,69 @@ export class ArrayBufferGraphics {
     }
   }
 
-  // Midpoint circle; the filled form draws horizontal spans between the symmetric points.
-  private circle(cx: number, cy: number, r: number, fill: boolean): void {
-    if (r < 0) return;
-    let x = r;
-    let y = 0;
-    let err = 1 - r;
-    while (x >= y) {
-      if (fill) {
-        this.span(cx - x, cx + x, cy + y);
-        this.span(cx - x, cx + x, cy - y);
-        this.span(cx - y, cx + y, cy + x);
-        this.span(cx - y, cx + y, cy - x);
-      } else {
-        const points = [
-          [x, y], [y, x], [-y, x], [-x, y], [-x, -y], [-y, -x], [y, -x], [x, -y],
-        ];
-        for (const p of points) this.plot(cx + (p[0] as number), cy + (p[1] as number), this.color);
+  /**
+   * The circle of radius r about (cx, cy) the way Espruino draws it: its ellipse routine with both
+   * radii r, walking one quadrant from the bottom of the circle (dx 0, dy r) with an error term and
+   * mirroring it into the other three. The outline plots the four mirrored points at every step;
+   * the filled form draws the row between them just before dy changes, so a radius of 1 fills the
+   * whole 3x3 square. Flat leftovers (the routine's own fix-up loop) finish the middle row.
+   */
+  private ellipse(cx: number, cy: number, r: number, fill: boolean): void {
+    const left = cx - r;
+    const right = cx + r;
+    const top = cy - r;
+    const bottom = cy + r;
+    // The centre and the radii as Espruino derives them from the bounding box (C division).
+    const x = Math.trunc((Math.min(left, right) + Math.max(left, right)) / 2);
+    const y = Math.trunc((Math.min(top, bottom) + Math.max(top, bottom)) / 2);
+    const a = Math.trunc((Math.max(left, right) - Math.min(left, right)) / 2);
+    const b = Math.trunc((Math.max(top, bottom) - Math.min(top, bottom)) / 2);
+    const a2 = a * a;
+    const b2 = b * b;
+    let dx = 0;
+    let dy = b;
+    let err = b2 - (2 * b - 1) * a2;
+    let changed: boolean;
+    do {
+      changed = false;
+      if (!fill) {
+        this.plot(x + dx, y + dy, this.color);
+        this.plot(x - dx, y + dy, this.color);
+        this.plot(x + dx, y - dy, this.color);
+        this.plot(x - dx, y - dy, this.color);
       }
-      y++;
-      if (err < 0) err += 2 * y + 1;
+      const e2 = 2 * err;
+      if (e2 < (2 * dx + 1) * b2) {
+        dx++;
+        err += (2 * dx + 1) * b2;
+        changed = true;
+      }
+      if (e2 > -(2 * dy - 1) * a2) {
+        if (fill) {
+          this.fill(x - dx, y + dy, x + dx, y + dy);
+          this.fill(x - dx, y - dy, x + dx, y - dy);
+        }
+        dy--;
+        err -= (2 * dy - 1) * a2;
+        changed = true;
+      }
+    } while (changed && dy >= 0);
+    while (dx++ < a) {
+      if (fill) this.fill(x - dx, y, x + dx, y);
       else {
-        x--;
-        err += 2 * (y - x) + 1;
+        this.plot(x + dx, y, this.color);
+        this.plot(x - dx, y, this.color);
       }
     }
   }
 
-  private span(x1: number, x2: number, y: number): void {
-    for (let x = x1; x <= x2; x++) this.plot(x, y, this.color);
+  /** Every pixel from (x1, y1) to (x2, y2), both included, in either order, clipped to the buffer. */
+  private fill(x1: number, y1: number, x2: number, y2: number): void {
+    const left = Math.max(Math.min(x1, x2), 0);
+    const right = Math.min(Math.max(x1, x2), this.width - 1);
+    const top = Math.max(Math.min(y1, y2), 0);
+    const bottom = Math.min(Math.max(y1, y2), this.height - 1);
+    for (let y = top; y <= bottom; y++) for (let x = left; x <= right; x++) this.plot(x, y, this.color);
   }
 
   private locate(x: number, y: number): { index: number; bit: number } | null {
