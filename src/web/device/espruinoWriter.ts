@@ -101,13 +101,12 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
       s = await connectEsp(port, log);
     } catch (e) {
       if (e instanceof OtherChip) {
-        show("This chip is " + e.chip + ". Espruino's ESP32 release and the pet's boards/esp32.json are for the original ESP32 only; nothing was written.", "error");
+        show("This chip is " + e.chip + ". Espruino's ESP32 release and the pet's boards/esp32.json are for the original ESP32 only. Nothing was written.", "error");
         return false;
       }
       const detail = e instanceof NoDownloadMode ? e.detail : e instanceof Error ? e.message : String(e);
-      const booted = /wrong boot mode/i.test(detail) ? " The chip started its normal firmware instead of waiting for a download." : "";
       show(
-        "Could not reach the ESP32's download mode (esptool: " + detail.split("\n")[0] + ")." + booted + " Nothing was written, and the port is closed again: " +
+        "Could not reach the ESP32's download mode (" + detail.split("\n")[0] + "). Nothing was written, and the port is closed again: " +
           "hold the BOOT button, press and let go of EN (or RST), let go of BOOT, and press Write Espruino again.",
         "error",
       );

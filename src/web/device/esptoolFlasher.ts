@@ -95,6 +95,18 @@ function terminal(log: (line: string) => void): { clean(): void; writeLine(s: st
 async function tryConnect(port: PortLike, baud: number, log: (line: string) => void): Promise<EspSession> {
   const transport = new Transport(port, false);
   const loader = new ESPLoader({ transport, baudrate: baud, romBaudrate: ROM_BAUD, terminal: terminal(log) });
+  // esptool works out from the boot line whether the chip is in its download mode, but says so only
+  // in its debug output: take that one line for the page.
+  const debug = loader.debug.bind(loader);
+  loader.debug = (text: string, withNewline?: boolean): void => {
+    const m = /^bootMode:(0x[0-9a-f]+) downloadMode:false/i.exec(text);
+    if (m && bootedInto !== m[1]) {
+      bootedInto = m[1] as string;
+      log("The chip started in boot mode " + bootedInto + " (its firmware in flash), not in its download mode.");
+    }
+    debug(text, withNewline);
+  };
+  let bootedInto = "";
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -146,6 +158,7 @@ async function tryConnect(port: PortLike, baud: number, log: (line: string) => v
     };
   } catch (e) {
     await close();
+    if (bootedInto !== "" && !(e instanceof OtherChip)) throw new Error((e instanceof Error ? e.message : String(e)) + ": the chip started in boot mode " + bootedInto + " (its firmware), not in its download mode");
     throw e;
   }
 }
