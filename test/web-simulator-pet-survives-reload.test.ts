@@ -44,8 +44,10 @@ describe("web simulator", () => {
     expect(await litPixels()).toBeLessThan((128 * 64) / 2);
   });
 
-  it("the button's accessible name says what it does", async () => {
+  it("the button's accessible name says what it does; the console and the pet's status are not live regions, one throttled region speaks", async () => {
     expect(await page.getByRole("button", { name: "Button: play with the pet; hold 5 seconds to hatch a new one" }).count()).toBe(1);
+    for (const id of ["#sim-console", "#sim-status", "#sim-saved"]) expect(await page.getAttribute(id, "aria-live")).toBeNull();
+    expect(await page.locator("[aria-live]").evaluateAll((els) => els.map((e) => e.id + ":" + e.getAttribute("aria-live")))).toEqual(["announcer:polite"]);
   });
 
   it("Space on a focused tab selects that tab and leaves the pet alone; on the focused button it plays with the pet", async () => {
@@ -71,9 +73,16 @@ describe("web simulator", () => {
   });
 
   it("the console box keeps a history: Up brings back earlier lines, Down goes forward again", async () => {
+    await page.evaluate(() => {
+      const said: string[] = ((window as unknown as { __said: string[] }).__said = []);
+      const region = document.getElementById("announcer")!;
+      new MutationObserver(() => said.push(region.textContent || "")).observe(region, { childList: true, characterData: true, subtree: true });
+    });
     await typeConsole(page, "1+1");
     await typeConsole(page, "pet.status().name");
     await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes('= "Pip"'));
+    // What was asked for is said at once.
+    expect(await page.evaluate(() => (window as unknown as { __said: string[] }).__said)).toContain('"Pip"');
     await page.fill("#sim-eval-input", "draft");
     await page.press("#sim-eval-input", "ArrowUp");
     expect(await page.inputValue("#sim-eval-input")).toBe("pet.status().name");

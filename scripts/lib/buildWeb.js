@@ -30,10 +30,14 @@ const SERVICE_WORKER = "sw.js";
  * Size budget of the whole page (bytes of every file in dist/web), checked by
  * test/web-page-build-size-and-serve.test.ts. The page was about 145 KB with its two firmware
  * bundles (~30 KB each) and about 320 KB once esptool-js (with pako, and the ESP32 stub only) came
- * in; 400 KiB leaves some headroom, notices a dependency pulled in whole by mistake, and keeps the
- * first visit quick on a phone.
+ * in. Raised from 400 KiB to 440 KiB when the simulated board moved into a Worker (issue 20): the
+ * worker's script carries its own copy of the storage layer, the codec and the emulator that the
+ * page's file view and backups also use (about 45 KB of the 80 KB worker; a Worker started from a
+ * Blob URL shares no code with the page), which brought the page to about 395 KB. 440 KiB leaves
+ * the firmware bundles room to grow, still notices a dependency pulled in whole by mistake, and
+ * keeps the first visit quick on a phone.
  */
-export const WEB_BUDGET_BYTES = 400 * 1024;
+export const WEB_BUDGET_BYTES = 440 * 1024;
 
 /** A text module: `virtual:<name>` exporting `contents` as its default export. */
 function textModulePlugin(name, text) {
