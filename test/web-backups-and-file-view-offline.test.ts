@@ -215,13 +215,13 @@ describe("web backups and file view, offline", () => {
 
     /** The colour drawn for sector s, slot k of the picture in block b, as CSS rgb(). */
     const cell = (b: number, s: number, k: number): Promise<string> =>
-      blocks.nth(b).locator("canvas").evaluate((c: HTMLCanvasElement, [s, k]) => {
+      blocks.nth(b).locator("canvas").evaluate((c: HTMLCanvasElement, { s, k }) => {
         const d = c.dataset;
         const x = Number(d.left) + k * (Number(d.cellW) + Number(d.gap)) + Number(d.cellW) / 2;
         const y = s * (Number(d.cellH) + Number(d.gap)) + Number(d.cellH) / 2;
         const p = c.getContext("2d")!.getImageData(Math.floor(x), Math.floor(y), 1, 1).data;
         return "rgb(" + p[0] + ", " + p[1] + ", " + p[2] + ")";
-      }, [s, k]);
+      }, { s, k });
     expect(await blocks.nth(0).locator("canvas").getAttribute("data-rows")).toBe("16");
     expect(await blocks.nth(0).locator("canvas").getAttribute("data-cols")).toBe("48");
     expect([await cell(0, 0, 0), await cell(0, 0, 1), await cell(0, 0, 2), await cell(0, 0, 3), await cell(0, 5, 7)]).toEqual([legend.valid, legend.valid, legend.current, legend.erased, legend.erased]);
