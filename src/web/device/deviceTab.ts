@@ -101,6 +101,7 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
     hooks.say.now(text);
   };
   const note = (line: string): void => {
+    if (log.parentElement) log.parentElement.hidden = false;
     log.textContent = (log.textContent + line + "\n").split("\n").slice(-40).join("\n");
   };
   const setPet = (on: boolean): void => {

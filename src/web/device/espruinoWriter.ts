@@ -57,6 +57,7 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
     out.dataset.state = state;
   };
   const log = (line: string): void => {
+    if (logBox.parentElement) logBox.parentElement.hidden = false;
     logBox.textContent = (logBox.textContent + line + "\n").split("\n").slice(-LOG_LINES).join("\n");
     logBox.scrollTop = logBox.scrollHeight;
   };
