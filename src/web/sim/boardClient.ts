@@ -15,6 +15,8 @@ import type { BoardClaim } from "./boardLease";
 import type { FromBoard, PetMethod, ToBoard } from "./simProtocol";
 
 export const WATCHDOG_MS = 3000;
+/** Before its first word a board is still opening IndexedDB and running the bundle: more patience. */
+const BOOT_WATCHDOG_MS = 20_000;
 const CHECK_MS = 250;
 
 export interface BoardEvents {
@@ -54,6 +56,7 @@ export function createBoardClient(events: BoardEvents): BoardClient {
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let lastHeard = 0;
   let lastCheck = 0;
+  let heardOnce = false;
 
   function failAll(): void {
     for (const p of pending.values()) p.reject(new BoardOff());
@@ -86,7 +89,7 @@ export function createBoardClient(events: BoardEvents): BoardClient {
       lastHeard = now; // the page was not listening: start counting again
       return;
     }
-    if (now - lastHeard > WATCHDOG_MS) {
+    if (now - lastHeard > (heardOnce ? WATCHDOG_MS : BOOT_WATCHDOG_MS)) {
       const silent = Math.round(now - lastHeard);
       powerCut();
       events.hung(silent);
@@ -100,9 +103,11 @@ export function createBoardClient(events: BoardEvents): BoardClient {
       const w = new Worker(scriptUrl, { name: "simulated board" });
       worker = w;
       lastHeard = performance.now();
+      heardOnce = false;
       w.onmessage = (e: MessageEvent<FromBoard>) => {
         if (worker !== w) return;
         lastHeard = performance.now();
+        heardOnce = true;
         const m = e.data;
         if (m.t !== "reply") return events.message(m);
         const p = pending.get(m.id);
