@@ -14,25 +14,21 @@ import type { Announcer } from "../announcer";
 import { backUpFirst } from "../backups/backupFirst";
 import { regionSummary } from "../backups/regionSummary";
 import { byId, download } from "../dom";
-import { judgePayload, rejectionText } from "../files/judgePayload";
-import { hexToBytes } from "../../core/hex";
+import { wireBoardCopies } from "./boardCopies";
 import { createSteps } from "./deviceSteps";
+import { NO_PORT, serialMissing } from "./deviceWords";
 import { startEspruinoWriter, type EspruinoWriter } from "./espruinoWriter";
-import { importOntoBoard, wirePetActions, type PetActionHooks, type PetCall } from "./petActions";
+import { wirePetActions, type PetActionHooks, type PetCall } from "./petActions";
 import { paintPetFace } from "./petFace";
+import { uploadPet } from "./petUpload";
 import * as P from "./protocol";
 import { pullRegion } from "./pullRegion";
 import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
-import { UploadStopped, writeBootFile } from "./upload";
 
 const IDENTIFY_MS = 3000;
 const ACK_MS = 5000;
 const BOOT_MS = 10000;
 const STATUS_EVERY_MS = 1000;
-
-export const NO_PORT =
-  "No port chosen. If your board is not in the list: use a USB cable that carries data (many charging cables do not), try another USB socket, " +
-  "and install the driver for the board's USB-serial chip if your system needs one (CP210x or CH340: the small chip near the USB socket says which); then connect again.";
 
 interface SerialLike {
   requestPort(options?: unknown): Promise<PortLike>;
@@ -53,24 +49,6 @@ export interface DeviceTab {
   espruino: EspruinoWriter;
   /** Puts the current save of a region image onto the board, or null while no pet runs there. */
   toBoard(): ((bytes: Uint8Array, name: string) => Promise<string>) | null;
-}
-
-/** Why this page cannot talk to a board, or null when it can. */
-function serialMissing(serial: SerialLike | undefined): string | null {
-  if (!window.isSecureContext) {
-    return (
-      "This page was opened over plain http (" + location.host + "), and browsers allow Web Serial only on secure pages: https, or " +
-      "http://localhost on the computer the board is plugged into. Run `npm run web` on that computer and open the address it prints there " +
-      "(or serve the page over https). The Simulator, Backups and Check a file work here."
-    );
-  }
-  if (!serial) {
-    return (
-      "This browser has no Web Serial, so it cannot talk to a board. Use a desktop Chrome, Edge or Opera (version 89 or later) for this tab, " +
-      "or `npm run flash` from the repository. The Simulator, Backups and Check a file work here."
-    );
-  }
-  return null;
 }
 
 export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceHooks): DeviceTab {
@@ -279,61 +257,27 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
     uploading = true;
     uploadBtn.disabled = true;
     try {
-      let kept: string;
-      try {
-        say("Reading the pet's region to keep a backup before the upload…");
-        kept = await backUp("before uploading the pet firmware");
-      } catch (e) {
-        const why = e instanceof Error ? e.message : String(e);
-        if (!confirm("The pet's region could not be read for a backup (" + why + "). Upload anyway? The upload itself never writes the pet's region.")) {
-          say("Not uploaded: the region could not be backed up (" + why + ").", true);
-          uploadBtn.disabled = link === null;
-          return;
-        }
-        kept = "No backup (the region could not be read: " + why + ").";
-      }
-      await exclusive(async () => {
-        setPet(false);
-        progress.value = 0;
-        try {
-          await writeBootFile(code, exchange, ACK_MS, (done) => (progress.value = Math.round((100 * done) / code.length)));
-        } catch (e) {
-          const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
-          const cut =
-            "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The board was not restarted, so the old firmware keeps " +
-            "running until it is reset, and the pet's save is untouched (it lives in its own flash region, which an upload never writes). " +
-            "Connect again and upload before resetting the board: its .bootcde is incomplete.";
-          info.dataset.upload = "failed";
-          if (stopped.cause instanceof LinkError && stopped.cause.kind === "lost") await drop(cut);
-          else {
-            say(cut, true);
-            uploadBtn.disabled = false;
-          }
-          throw stopped;
-        }
-        say(kept + "\nUploaded " + code.length + " bytes; starting the pet…");
-        if (link) await link.send(P.loadCommand());
+      await uploadPet({
+        code,
+        exchange,
+        exclusive,
+        send: async (text) => {
+          if (link) await link.send(text);
+        },
+        connected: () => link !== null,
+        backUp,
+        say,
+        progress: (percent) => (progress.value = percent),
+        petGone: () => setPet(false),
+        refreshStatus,
+        lost: drop,
+        outcome: (o) => (info.dataset.upload = o),
       });
-    } catch {
-      return; // said above
     } finally {
       uploading = false;
+      uploadBtn.disabled = link === null;
     }
-    const deadline = Date.now() + BOOT_MS;
-    let running = false;
-    while (!running && Date.now() < deadline && link) {
-      running = await refreshStatus();
-      if (!running) await new Promise((r) => setTimeout(r, 300));
-    }
-    if (running) {
-      say("Uploaded and running: the pet is live on the board (step 3).");
-      info.dataset.upload = "done";
-    } else {
-      say("Uploaded and restarted, but no pet answered within " + BOOT_MS / 1000 + " s: see the board's lines below.", true);
-      info.dataset.upload = "silent";
-    }
-    uploadBtn.disabled = link === null;
-    watchPet();
+    if (link) watchPet();
   }
   uploadBtn.addEventListener("click", () => void upload());
 
@@ -380,27 +324,7 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
     }
   });
 
-  byId("dev-to-sim", HTMLButtonElement).addEventListener("click", async () => {
-    try {
-      say("Reading the pet's region from the board…");
-      const bytes = await readRegion();
-      say(await hooks.simulator.putImage(bytes, "the board's region"));
-    } catch (e) {
-      say("Could not copy the board's pet: " + (e instanceof Error ? e.message : String(e)), true);
-    }
-  });
-  byId("dev-from-sim", HTMLButtonElement).addEventListener("click", async () => {
-    try {
-      const hex = await hooks.simulator.exportHex();
-      const bytes = hexToBytes(hex);
-      const v = bytes === null ? null : judgePayload(bytes, "the simulator's save");
-      if (v === null || !v.ok) return say("The simulator gave no save to copy: " + (v === null ? hex : rejectionText(v)), true);
-      const text = await importOntoBoard(petHooks, v.hex, v.json.name, "the simulator");
-      say(text, !/answered "ok"/.test(text));
-    } catch (e) {
-      say("Could not copy the simulator's pet: " + (e instanceof Error ? e.message : String(e)), true);
-    }
-  });
+  const copies = wireBoardCopies({ region, say, readRegion, petHooks, simulator: hooks.simulator });
 
   if (missing !== null) {
     support.textContent = missing;
@@ -416,13 +340,6 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
 
   return {
     espruino,
-    toBoard: () =>
-      petRunning && link !== null
-        ? async (bytes, name) => {
-            const s = regionSummary(bytes, region);
-            if (s.currentHex === null) return name + " holds " + s.text + ": nothing to put on the board.";
-            return importOntoBoard(petHooks, s.currentHex, s.text.split(",")[0] as string, name);
-          }
-        : null,
+    toBoard: () => (petRunning && link !== null ? copies.toBoard : null),
   };
 }
