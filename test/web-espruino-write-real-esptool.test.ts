@@ -64,7 +64,7 @@ const espImage = (size: number, seed: number): Buffer => {
 };
 const file = (name: string, buffer: Buffer | Uint8Array): { name: string; mimeType: string; buffer: Buffer } => ({ name, mimeType: "application/octet-stream", buffer: Buffer.from(buffer) });
 const BOOT = file("bootloader.bin", espImage(24 * 1024, 1));
-const FIRMWARE = file("espruino_esp32.bin", espImage(300 * 1024, 2));
+const FIRMWARE = file("espruino_esp32.bin", espImage(64 * 1024, 2));
 const TABLE = file("partitions_espruino.bin", ESPRUINO_TABLE);
 const md5 = (b: Buffer): string => createHash("md5").update(b).digest("hex");
 const REGION = cleanImage().sim.image(); // three saves of "Mochi", the newest with 3 updates
@@ -184,7 +184,7 @@ describe("writing Espruino with the real esptool-js", () => {
     const text = await result(page);
     expect(text).toContain("from espruino_2v29_esp32.tgz: bootloader.bin, partitions_espruino.bin, espruino_esp32.bin");
     expect(text).toMatch(/0x1000 +bootloader\.bin \(bootloader, 24576 bytes\)/);
-    expect(text).toMatch(/0x10000 +espruino_esp32\.bin \(Espruino firmware, 307200 bytes\)/);
+    expect(text).toMatch(/0x10000 +espruino_esp32\.bin \(Espruino firmware, 65536 bytes\)/);
     expect(await page.isDisabled("#esp-write")).toBe(false);
     // A file that is not a release: refused with words, nothing to write.
     await page.setInputFiles("#esp-files", [file("espruino_2v29_esp32.tgz", Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4]))]);
