@@ -30,7 +30,9 @@ try {
   await page.goto(server.url);
   await page.waitForSelector("body[data-sim=running]");
   await page.waitForSelector("#sim-saved[data-name]");
-  // One press, as a person would: the pet starts playing and the picture shows a changed face.
+  // One press, as a person would (Space on the focused button): the pet starts playing and the
+  // picture shows a changed face.
+  await page.focus("#sim-button");
   await page.keyboard.press(" ", { delay: 150 });
   await page.waitForFunction(() => (document.getElementById("sim-status")?.textContent || "").includes("playing"));
   await page.waitForTimeout(300); // let the next redraw (every 100 ms) paint the new face

@@ -1,21 +1,28 @@
 /**
  * The Device tab in a real browser against a stand-in navigator.serial (test/web-fake-serial.ts): it
- * identifies the board, refuses the wrong board, an old Espruino and a board that never answers,
- * uploads the ESP32 bundle into .bootcde piece by piece with a progress bar and loads it, shows the
- * live pet and acts on it, backs it up and restores through the codec, and stops cleanly (no
- * restart of a half-written file) when the connection is cut mid-upload.
+ * identifies the board and opens the step the board needs; refuses the wrong board, an old Espruino
+ * and a board that never answers; says what to check when no port is chosen; keeps a backup of the
+ * pet's region, then uploads the ESP32 bundle into .bootcde piece by piece with a progress bar and
+ * loads it; shows the live pet and acts on it, with every answer shown (a rejected rename too); hatch
+ * and restore ask first, keep a backup, and cancelling hatches or sends nothing; backs up and
+ * restores through the codec; copies the pet between the board and the simulator both ways; and
+ * stops cleanly (no restart of a half-written file) when the connection is cut mid-upload.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
+import type { Dialog, Page } from "playwright-core";
 import { buildFirmware, DEFAULT_BOARD } from "../scripts/lib/build.js";
 import { openPageFixture, watchErrors, type PageFixture } from "./web-page";
 import { installFakeSerial, type FakeBoard, type FakeState } from "./web-fake-serial";
-import { cleanImage } from "./region-tools-fixtures";
+import { cleanImage, tornImage } from "./region-tools-fixtures";
+import { hexToBytes } from "../src/core/hex";
+import { loadWorld } from "../src/save/codec";
+import { nameToString } from "../src/core/name";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
 const MINIMAL_HEX = readFileSync(golden("valid-minimal.hex"), "utf8").trim();
+const UTF8_HEX = readFileSync(golden("valid-utf8-name.hex"), "utf8").trim();
 
 let fx: PageFixture;
 let esp32Bundle: string;
@@ -27,73 +34,98 @@ afterAll(async () => {
   if (fx) await fx.close();
 });
 
-async function deviceTab(board: FakeBoard | null): Promise<{ page: Page; errors: string[] }> {
+/**
+ * A page on the Device tab with the stand-in board. `answers` are given, in order, to the page's
+ * questions (confirm and prompt): true accepts, false cancels, a string is typed in.
+ */
+async function deviceTab(board: FakeBoard | null, answers: (boolean | string)[] = []): Promise<{ page: Page; errors: string[]; asked: string[] }> {
   const page = await fx.browser.context.newPage();
   const errors = watchErrors(page);
+  const asked: string[] = [];
+  page.on("dialog", (d: Dialog) => {
+    asked.push(d.message());
+    const a = answers.shift();
+    void (a === false || a === undefined ? d.dismiss() : d.accept(typeof a === "string" ? a : undefined));
+  });
   if (board === null) await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "serial", { get: () => undefined }));
   else await page.addInitScript(installFakeSerial, board);
   await page.goto(fx.url);
   await page.click("#tab-device");
-  return { page, errors };
+  return { page, errors, asked };
 }
 const fake = (page: Page): Promise<FakeState> => page.evaluate(() => (window as unknown as { __fakeSerial: FakeState }).__fakeSerial);
+const info = (page: Page): Promise<string> => page.locator("#dev-info").innerText();
+const infoHas = (page: Page, text: string): Promise<unknown> => page.waitForFunction((t) => document.getElementById("dev-info")!.textContent!.includes(t), text);
+const openStep = (page: Page): Promise<string | null> => page.getAttribute("body", "data-device-step");
 
 describe("web device tab", () => {
-  it("says plainly when the browser has no Web Serial", async () => {
+  it("says plainly when the browser has no Web Serial, and offers nothing it cannot do", async () => {
     const { page } = await deviceTab(null);
-    expect(await page.locator("#dev-support").innerText()).toContain("no Web Serial");
-    expect(await page.isDisabled("#dev-connect")).toBe(true);
+    expect(await page.locator("#dev-support").innerText()).toContain("This browser has no Web Serial");
+    for (const id of ["#dev-connect", "#esp-files", "#esp-write"]) expect(await page.isDisabled(id)).toBe(true);
     await page.close();
   });
 
-  it("refuses a board the profiles do not cover, and sends it nothing", async () => {
-    const { page } = await deviceTab({ board: "ESP8266", version: "2v29" });
+  it("no port chosen: says what to check (cable, driver)", async () => {
+    const { page } = await deviceTab({ board: "ESP32", version: "2v29", noPortChosen: true });
     await page.click("#dev-connect");
     await page.waitForSelector("#dev-info[data-state=error]");
-    expect(await page.locator("#dev-info").innerText()).toContain('BOARD "ESP8266"');
-    expect(await page.isDisabled("#dev-upload")).toBe(true);
-    expect((await fake(page)).writes).toBe(0);
+    const text = await info(page);
+    expect(text).toContain("No port chosen");
+    expect(text).toContain("cable that carries data");
+    expect(text).toContain("CP210x or CH340");
     await page.close();
   });
 
-  it("refuses an ESP32 with an Espruino older than 2v26", async () => {
-    const { page } = await deviceTab({ board: "ESP32", version: "2v25" });
-    await page.click("#dev-connect");
-    await page.waitForSelector("#dev-info[data-state=error]");
-    expect(await page.locator("#dev-info").innerText()).toContain("needs 2v26 or later");
-    await page.close();
+  it("refuses a board the profiles do not cover, and an old Espruino, sends them nothing, and opens step 1", async () => {
+    for (const [board, version, words] of [
+      ["ESP8266", "2v29", 'BOARD "ESP8266"'],
+      ["ESP32", "2v25", "needs 2v26 or later"],
+    ]) {
+      const { page } = await deviceTab({ board: board as string, version: version as string });
+      await page.click("#dev-connect");
+      await page.waitForSelector("#dev-info[data-state=error]");
+      expect(await info(page)).toContain(words);
+      expect(await page.isDisabled("#dev-upload")).toBe(true);
+      expect((await fake(page)).writes).toBe(0);
+      expect(await openStep(page)).toBe("espruino");
+      expect((await fake(page)).port.open).toBe(false);
+      await page.close();
+    }
   });
 
-  it("gives up on a board that never answers, saying what to check", async () => {
+  it("gives up on a board that never answers, saying what to check, with step 1 open and the port closed", async () => {
     const { page } = await deviceTab({ board: "ESP32", version: "2v29", silent: true });
     await page.click("#dev-connect");
     await page.waitForSelector("#dev-info[data-state=error]");
-    expect(await page.locator("#dev-info").innerText()).toContain("did not answer");
+    expect(await info(page)).toContain("did not answer");
     expect(await page.isDisabled("#dev-connect")).toBe(false);
+    expect(await openStep(page)).toBe("espruino");
+    expect((await fake(page)).port.open).toBe(false);
     await page.close();
   });
 
-  it("uploads the ESP32 bundle into .bootcde, loads it and shows the live pet; acts on it and backs it up", async () => {
+  it("keeps a backup, uploads the ESP32 bundle into .bootcde, loads it and shows the live pet; acts on it and backs it up", async () => {
     const region = cleanImage().sim.image(); // three saves of "Mochi", the newest with 3 updates
-    const { page, errors } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX, region: Array.from(region) });
+    const { page, errors, asked } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX, region: Array.from(region) }, ["Rex", true, true]);
     await page.click("#dev-connect");
-    await page.waitForFunction(() => document.getElementById("dev-info")!.textContent!.includes("supported"));
-    expect(await page.locator("#dev-status").innerText()).toContain("No pet");
+    await infoHas(page, "supported");
+    await page.waitForFunction(() => document.getElementById("dev-status")!.textContent!.includes("No pet"));
+    await expect.poll(() => openStep(page)).toBe("firmware");
     await page.click("#dev-upload");
     await page.waitForSelector("#dev-info[data-upload=done]");
+    expect(await openStep(page)).toBe("pet");
     expect(await page.getAttribute("#dev-progress", "value")).toBe("100");
     const state = await fake(page);
     expect(state.files[".bootcde"]).toBe(esp32Bundle);
     expect(state.writes).toBe(Math.ceil(esp32Bundle.length / 1024));
     expect(state.loads).toBe(1);
-    await page.waitForSelector("#dev-status[data-name=Pip]");
+    await page.waitForSelector("#dev-status[data-name=Pip]", { state: "attached" });
 
     await page.click("#dev-interact");
     await expect.poll(async () => (await fake(page)).pet!.updates).toBe(1);
-
-    page.once("dialog", (d) => void d.accept("Rex"));
     await page.click("#dev-rename");
-    await page.waitForSelector("#dev-status[data-name=Rex]");
+    await page.waitForSelector("#dev-status[data-name=Rex]", { state: "attached" });
 
     const [d] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download")]);
     expect(readFileSync((await d.path()) as string, "utf8").trim()).toBe(MINIMAL_HEX);
@@ -103,25 +135,89 @@ describe("web device tab", () => {
     // The whole region, read as pet-save pull reads it: byte for byte the board's.
     const [img] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-image")]);
     expect(Buffer.compare(readFileSync((await img.path()) as string), Buffer.from(region))).toBe(0);
-    expect(await page.locator("#dev-info").innerText()).toContain("current save at sector 0 slot 2");
+    expect(await info(page)).toContain("Mochi, updates 3");
 
     await page.setInputFiles("#dev-restore", golden("reject-bad-checksum.hex"));
-    await page.waitForFunction(() => document.getElementById("dev-info")!.textContent!.includes("rejected: bad-checksum"));
+    await infoHas(page, "rejected: bad-checksum");
     expect((await fake(page)).imported).toEqual([]);
     await page.setInputFiles("#dev-restore", golden("valid-utf8-name.hex"));
-    await page.waitForFunction(() => document.getElementById("dev-info")!.textContent!.includes("importHex() answered"));
-    expect((await fake(page)).imported).toEqual([readFileSync(golden("valid-utf8-name.hex"), "utf8").trim()]);
+    await infoHas(page, "importHex() answered");
+    expect(asked[asked.length - 1]).toContain("Replace Rex on the board with Zoë 🐾");
+    expect((await fake(page)).imported).toEqual([UTF8_HEX]);
+
+    // Backups were kept before the upload and before the restore, both of the board's region.
+    await page.click("#tab-backups");
+    const rows = page.locator("#backups-list tr[data-source=board]");
+    await expect.poll(() => rows.count()).toBe(1); // the same region twice is kept once
+    expect(await rows.first().innerText()).toContain("before uploading the pet firmware");
+    expect(await rows.first().innerText()).toContain("Mochi, updates 3");
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a rejected rename; asks before hatching and restoring, and cancelling sends nothing", async () => {
+    const { page, asked } = await deviceTab({ board: "ESP32", version: "2v29", runningPet: "Old", renameAnswer: "bad-name", region: Array.from(tornImage().sim.image()) }, [
+      "a name too long for the board",
+      true, // hatch? yes
+      false, // its name: cancel
+      true, // hatch? yes
+      "Tom",
+      false, // restore? no
+    ]);
+    await page.click("#dev-connect");
+    await page.waitForSelector("#dev-status[data-name=Old]", { state: "attached" });
+    expect(await openStep(page)).toBe("pet");
+    await page.click("#dev-rename");
+    await infoHas(page, 'pet.rename() answered "bad-name": the name length is not 1 to 31');
+    expect(await page.getAttribute("#dev-info", "data-state")).toBe("error");
+
+    await page.click("#dev-hatch");
+    await infoHas(page, "Nothing hatched");
+    expect((await fake(page)).hatched).toEqual([]);
+    await page.click("#dev-hatch");
+    await page.waitForSelector("#dev-status[data-name=Tom]", { state: "attached" });
+    expect((await fake(page)).hatched).toEqual(["Tom"]);
+    expect(asked.filter((q) => q.startsWith("Hatch a new pet? Old is replaced")).length).toBe(2);
+
+    await page.setInputFiles("#dev-restore", golden("valid-utf8-name.hex"));
+    await infoHas(page, "Not restored");
+    expect((await fake(page)).imported).toEqual([]);
+
+    await page.click("#tab-backups");
+    expect(await page.locator("#backups-list tr", { hasText: "before hatching" }).count()).toBe(1);
+    await page.close();
+  });
+
+  it("copies the board's pet into the simulator, and the simulator's pet onto the board, asking first", async () => {
+    const region = cleanImage().sim.image();
+    const { page, asked } = await deviceTab({ board: "ESP32", version: "2v29", runningPet: "Old", region: Array.from(region) }, [true, true]);
+    await page.waitForSelector("body[data-sim=running]");
+    await page.click("#dev-connect");
+    await page.waitForSelector("#dev-status[data-name=Old]", { state: "attached" });
+    await page.click("#dev-to-sim");
+    await infoHas(page, "The simulator now runs the pet of the board's region (Mochi, updates 3)");
+    expect(asked[0]).toContain("with the board's region (Mochi, updates 3)");
+    await expect.poll(() => page.getAttribute("#sim-status", "data-name")).toBe("Mochi");
+
+    await page.click("#dev-from-sim");
+    await infoHas(page, 'pet.importHex() answered "ok"');
+    expect(asked[1]).toContain("Replace Old on the board with Mochi (the simulator)");
+    const imported = (await fake(page)).imported;
+    expect(imported.length).toBe(1);
+    const sent = loadWorld(hexToBytes(imported[0] as string)!, 0);
+    expect(sent.status).toBe("ok");
+    expect(nameToString(sent.world!.name)).toBe("Mochi");
     await page.close();
   });
 
   it("a connection cut mid-upload stops with the byte count, never loads the half-written file, and leaves the old pet running", async () => {
     const { page } = await deviceTab({ board: "ESP32", version: "2v29", runningPet: "Old", cutAfterChunks: 3 });
     await page.click("#dev-connect");
-    await page.waitForSelector("#dev-status[data-name=Old]");
+    await page.waitForSelector("#dev-status[data-name=Old]", { state: "attached" });
+    await page.click("#step-firmware summary"); // a pet runs, so step 3 is open: the person opens step 2
     await page.click("#dev-upload");
     await page.waitForSelector("#dev-info[data-upload=failed]");
-    const text = await page.locator("#dev-info").innerText();
+    const text = await info(page);
     expect(text).toContain("Upload stopped at byte 3072 of " + esp32Bundle.length);
     expect(text).toContain("save is untouched");
     const state = await fake(page);

@@ -1,9 +1,18 @@
 /**
- * A stand-in for `navigator.serial` with a scripted Espruino console behind it, injected into the page
- * by the device tests (page.addInitScript). It runs each command line the page types as JavaScript
- * over a tiny fake of the board: process.env, Storage (write with offset and size, read), E.CRC32,
- * load() (which boots the "firmware" if .bootcde is complete) and a `pet` object. What happened is
- * in `window.__fakeSerial` for the test to read.
+ * A stand-in for `navigator.serial` with an ESP32 behind it, injected into the page by the device
+ * tests (page.addInitScript). The port behaves as a Web Serial port does where it matters here: a
+ * second open() while it is open is refused ("The port is already open"), close() fails while a
+ * stream is locked, and the streams are new after each open. The reset lines work as on a dev board:
+ * RTS holds EN low, and the chip boots when it is let go, into its ROM's download mode if IO0 is low
+ * then (the BOOT button held, `holdBoot`) and into the firmware otherwise, printing the ROM's boot
+ * line either way.
+ *
+ * In the firmware the board runs Espruino: each command line the page types runs as JavaScript over a
+ * tiny fake of the board (process.env, Storage, Flash.read over the board's flash, E.CRC32, load(),
+ * and a `pet`), and characters typed on a line that does not start with Ctrl-P are echoed, as
+ * Espruino's console does. In download mode the bytes go to the ROM stand-in the test installed as
+ * `window.__espRom` (test/web-fake-esp32-rom.ts), which esptool-js talks to. What happened is in
+ * `window.__fakeSerial` for the test to read.
  *
  * The function is serialised into the page, so it must not use anything from this module's scope.
  */
@@ -18,8 +27,12 @@ export interface FakeBoard {
   runningPet?: string;
   /** What pet.exportHex() answers. */
   exportHex?: string;
-  /** The pet region's bytes (Flash.read at 0x310000), as numbers. */
+  /** What pet.rename() answers (default "ok", and the name changes only then). */
+  renameAnswer?: string;
+  /** The pet region's bytes (the board's flash at 0x310000), as numbers. */
   region?: number[];
+  /** The person closes the browser's port chooser without choosing. */
+  noPortChosen?: boolean;
 }
 
 export interface FakeState {
@@ -28,20 +41,68 @@ export interface FakeState {
   loads: number;
   writes: number;
   imported: string[];
+  hatched: string[];
   pet: { name: string; updates: number } | null;
+  port: { open: boolean; opens: number; closes: number; refusedOpens: number; bauds: number[] };
+  /** "firmware" or "download", one per reset. */
+  boots: string[];
+  /** The person holds BOOT through the next reset (then lets go). */
+  holdBoot: boolean;
+}
+
+/** What the ROM stand-in offers the port (test/web-fake-esp32-rom.ts). */
+export interface RomLike {
+  /** The chip was reset into download mode. */
+  reset(): void;
+  /** Bytes from the host; the SLIP frames to send back. */
+  receive(bytes: Uint8Array): Promise<Uint8Array[]>;
+  /** The chip's whole flash. */
+  flash: Uint8Array;
+  /** True once the whole flash was erased (Storage and the pet with it). */
+  erasedAll: boolean;
 }
 
 export function installFakeSerial(sc: FakeBoard): void {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
-  const state: FakeState = { log: [], files: {}, loads: 0, writes: 0, imported: [], pet: sc.runningPet ? { name: sc.runningPet, updates: 0 } : null };
+  const REGION_ADDRESS = 0x310000; // boards/esp32.json
+  const state: FakeState = {
+    log: [],
+    files: {},
+    loads: 0,
+    writes: 0,
+    imported: [],
+    hatched: [],
+    pet: sc.runningPet ? { name: sc.runningPet, updates: 0 } : null,
+    port: { open: false, opens: 0, closes: 0, refusedOpens: 0, bauds: [] },
+    boots: [],
+    holdBoot: false,
+  };
   (window as unknown as { __fakeSerial: FakeState }).__fakeSerial = state;
+  const rom = (): RomLike | undefined => (window as unknown as { __espRom?: RomLike }).__espRom;
+  const ownFlash = new Uint8Array(REGION_ADDRESS + 0x10000).fill(0xff);
+  if (sc.region) ownFlash.set(sc.region, REGION_ADDRESS);
+  const flash = (): Uint8Array => {
+    const r = rom();
+    return r ? r.flash : ownFlash;
+  };
+  if (rom() && sc.region) flash().set(sc.region, REGION_ADDRESS);
+
   let ctrl: ReadableStreamDefaultController<Uint8Array> | null = null;
+  let readable: ReadableStream<Uint8Array> | null = null;
+  let writable: WritableStream<Uint8Array> | null = null;
   let cut = false;
   let input = "";
-  const out = (s: string): void => {
-    if (ctrl && !cut) ctrl.enqueue(enc.encode(s));
+  let echo = true;
+  let mode: "firmware" | "download" = "firmware";
+  let romChain: Promise<void> = Promise.resolve();
+  let dtr = false;
+  let rts = false;
+  const send = (b: Uint8Array): void => {
+    if (ctrl && !cut) ctrl.enqueue(b);
   };
+  const out = (s: string): void => send(enc.encode(s));
+
   function crc32(s: string | ArrayLike<number>): number {
     let c = 0xffffffff;
     for (let i = 0; i < s.length; i++) {
@@ -58,10 +119,12 @@ export function installFakeSerial(sc: FakeBoard): void {
     },
     save: () => "ok",
     rename: (n: string) => {
+      if (sc.renameAnswer && sc.renameAnswer !== "ok") return sc.renameAnswer;
       state.pet!.name = n;
       return "ok";
     },
     hatch: (n?: string) => {
+      state.hatched.push(n === undefined ? "(default)" : n);
       state.pet = { name: n || "Pip", updates: 0 };
       return "ok";
     },
@@ -87,12 +150,8 @@ export function installFakeSerial(sc: FakeBoard): void {
     },
     read: (name: string) => state.files[name],
   };
-  const REGION_ADDRESS = 0x310000; // boards/esp32.json
   const Flash = {
-    read(length: number, addr: number): Uint8Array {
-      const at = addr - REGION_ADDRESS;
-      return new Uint8Array((sc.region || []).slice(at, at + length));
-    },
+    read: (length: number, addr: number): Uint8Array => flash().slice(addr, addr + length),
   };
   function run(line: string): void {
     state.log.push(line);
@@ -118,24 +177,102 @@ export function installFakeSerial(sc: FakeBoard): void {
       if (!cut) out("Uncaught " + String(e) + "\r\n");
     }
   }
+  function typed(chunk: Uint8Array): void {
+    for (const ch of dec.decode(chunk)) {
+      if (ch === "\x03") {
+        input = "";
+        echo = true;
+      } else if (ch === "\x10") {
+        if (input === "") echo = false;
+      } else if (ch === "\n") {
+        const line = input;
+        input = "";
+        echo = true;
+        run(line);
+      } else {
+        input += ch;
+        if (echo && !sc.silent && ch >= " " && ch <= "~") out(ch);
+      }
+    }
+  }
+  function boot(): void {
+    const download = state.holdBoot && rom() !== undefined;
+    state.holdBoot = false;
+    mode = download ? "download" : "firmware";
+    state.boots.push(mode);
+    input = "";
+    echo = true;
+    if (download) {
+      rom()!.reset();
+      out("ets Jun  8 2016 00:22:57\r\n\r\nrst:0x1 (POWERON_RESET),boot:0x3 (DOWNLOAD_BOOT(UART0/UART1/SDIO_REI_REO_V2))\r\nwaiting for download\r\n");
+      return;
+    }
+    const r = rom();
+    if (r && r.erasedAll) {
+      // Espruino was written over an erased flash: no Storage, no pet.
+      state.files = {};
+      state.pet = null;
+      r.erasedAll = false;
+    }
+    out("ets Jun  8 2016 00:22:57\r\n\r\nrst:0x1 (POWERON_RESET),boot:0x13 (SPI_FAST_FLASH_BOOT)\r\nload:0x3fff0030,len:4\r\nentry 0x40080684\r\n");
+    if (!sc.silent) out(" ____                 _\r\n|  __|___ ___ ___ _ _|_|___ ___\r\n Espruino " + sc.version + "\r\n>");
+  }
+
   const port = {
-    readable: new ReadableStream<Uint8Array>({ start: (c) => void (ctrl = c) }),
-    writable: new WritableStream<Uint8Array>({
-      write(chunk) {
-        for (const ch of dec.decode(chunk)) {
-          if (ch === "\x03") input = "";
-          else if (ch === "\x10") continue;
-          else if (ch === "\n") {
-            const line = input;
-            input = "";
-            run(line);
-          } else input += ch;
-        }
-      },
-    }),
-    open: async () => undefined,
-    close: async () => undefined,
+    get readable(): ReadableStream<Uint8Array> | null {
+      return readable;
+    },
+    get writable(): WritableStream<Uint8Array> | null {
+      return writable;
+    },
+    async open(o: { baudRate: number }): Promise<void> {
+      if (state.port.open) {
+        state.port.refusedOpens++;
+        throw new DOMException("Failed to execute 'open' on 'SerialPort': The port is already open.", "InvalidStateError");
+      }
+      state.port.open = true;
+      state.port.opens++;
+      state.port.bauds.push(o.baudRate);
+      readable = new ReadableStream<Uint8Array>({ start: (c) => void (ctrl = c) });
+      writable = new WritableStream<Uint8Array>({
+        write(chunk) {
+          if (mode === "download") {
+            const r = rom()!;
+            const copy = new Uint8Array(chunk);
+            romChain = romChain.then(() => r.receive(copy)).then((frames) => frames.forEach(send));
+            return;
+          }
+          typed(chunk);
+        },
+      });
+    },
+    async close(): Promise<void> {
+      if (!state.port.open) throw new DOMException("Failed to execute 'close' on 'SerialPort': The port is already closed.", "InvalidStateError");
+      if ((readable && readable.locked) || (writable && writable.locked)) throw new TypeError("Failed to execute 'close' on 'SerialPort': Cannot cancel a locked stream");
+      try {
+        ctrl?.close();
+      } catch {
+        /* errored already */
+      }
+      ctrl = null;
+      readable = null;
+      writable = null;
+      state.port.open = false;
+      state.port.closes++;
+    },
+    async setSignals(s: { dataTerminalReady?: boolean; requestToSend?: boolean }): Promise<void> {
+      if (!state.port.open) throw new DOMException("Failed to execute 'setSignals' on 'SerialPort': The port is closed.", "InvalidStateError");
+      const wasReset = rts;
+      if (s.dataTerminalReady !== undefined) dtr = s.dataTerminalReady;
+      if (s.requestToSend !== undefined) rts = s.requestToSend;
+      if (wasReset && !rts) boot(); // EN let go
+      void dtr; // IO0 follows the BOOT button here: this board's auto-reset does not pull it low
+    },
     getInfo: () => ({}),
   };
-  Object.defineProperty(navigator, "serial", { value: { requestPort: async () => port, getPorts: async () => [port] }, configurable: true });
+  const requestPort = async (): Promise<typeof port> => {
+    if (sc.noPortChosen) throw new DOMException("Failed to execute 'requestPort' on 'Serial': No port selected by the user.", "NotFoundError");
+    return port;
+  };
+  Object.defineProperty(navigator, "serial", { value: { requestPort, getPorts: async () => [port] }, configurable: true });
 }

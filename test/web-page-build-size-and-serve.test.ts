@@ -1,6 +1,7 @@
 /**
  * `npm run build:web` writes a self-contained page within its size budget (no CDN, no URL it would
- * fetch), and `npm run web` serves it on localhost and prints the address.
+ * fetch; the simulated board's Worker travels inside app.js; a service worker that keeps exactly the
+ * page's own files), and `npm run web` serves it on localhost and prints the address.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
@@ -20,8 +21,8 @@ afterAll(() => {
 });
 
 describe("web page build", () => {
-  it("writes index.html, style.css and app.js, together within the size budget", () => {
-    expect(readdirSync(outDir).sort()).toEqual(["app.js", "index.html", "style.css"]);
+  it("writes index.html, style.css, app.js and sw.js, together within the size budget", () => {
+    expect(readdirSync(outDir).sort()).toEqual(["app.js", "index.html", "style.css", "sw.js"]);
     const total = readdirSync(outDir).reduce((n, f) => n + readFileSync(join(outDir, f)).length, 0);
     expect(total).toBeGreaterThan(60_000); // both firmware bundles at least: the page was really built
     expect(total).toBeLessThanOrEqual(WEB_BUDGET_BYTES);
@@ -32,6 +33,14 @@ describe("web page build", () => {
     expect(html).toContain('src="app.js"');
     expect(html).toContain('href="style.css"');
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+  });
+
+  it("the service worker keeps the page's own files and nothing else, under a version made of their bytes", () => {
+    const sw = readFileSync(join(outDir, "sw.js"), "utf8");
+    const files = JSON.parse(/const FILES = (\[[^\]]*\]);/.exec(sw)![1]!);
+    expect(files).toEqual(["./", "index.html", "style.css", "app.js"]);
+    expect(sw).toMatch(/const VERSION = "[0-9a-f]{16}";/);
+    expect(sw).not.toContain("__PAGE_");
   });
 
   it("carries both firmware bundles: the simulator's (boards/web.json) and the ESP32's", () => {

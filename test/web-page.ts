@@ -13,6 +13,8 @@ import { launchBrowser, type TestBrowser } from "./web-browser";
 
 export interface PageFixture {
   url: string;
+  /** The same server under the `lanHost` name, when one was asked for (a plain-http, not secure page). */
+  lanUrl: string;
   outDir: string;
   browser: TestBrowser;
   /** Stops the static server: the network is gone for the page. */
@@ -54,13 +56,14 @@ export async function sharedBuild(): Promise<{ dir: string; own: boolean }> {
   return { dir, own: false };
 }
 
-export async function openPageFixture(): Promise<PageFixture> {
+export async function openPageFixture(o: { lanHost?: string } = {}): Promise<PageFixture> {
   const { dir: outDir, own } = await sharedBuild();
   const server = await serveStatic(outDir);
   let serving = true;
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(o);
   return {
     url: server.url,
+    lanUrl: o.lanHost === undefined ? "" : server.url.replace("127.0.0.1", o.lanHost),
     outDir,
     browser,
     async stopServer() {

@@ -1,7 +1,10 @@
 /**
- * The Simulator tab in a real browser (Debian's Chromium): the firmware bundle boots in the page,
- * the button plays with the pet, a 5 s hold hatches a new one with the LED lit as on the board, and a
- * reload (the power cut) brings back the same pet from IndexedDB through the slot log.
+ * The Simulator tab in a real browser (Debian's Chromium): the firmware bundle boots on the simulated
+ * board (a Worker), the button plays with the pet when the board has the keyboard focus and only
+ * then (Space on a focused tab selects the tab), the button's name says what it does, the console
+ * keeps a history, a 5 s hold hatches a new pet with the LED lit as on the board after keeping a
+ * backup, a reload (the power cut) brings back the same pet from IndexedDB through the slot log, and
+ * a second tab waits with a clear message while the first runs, then takes over when it closes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -28,6 +31,8 @@ const litPixels = (): Promise<number> =>
     for (let i = 0; i < d.length; i += 4) if ((d[i + 2] as number) > 128) n++;
     return n;
   });
+/** How many times the page has pressed the simulated button since the counter was installed. */
+const presses = (): Promise<number> => page.evaluate(() => (window as unknown as { __presses: number }).__presses);
 
 describe("web simulator", () => {
   it("boots the firmware on an empty browser: hatches Pip and draws it on the canvas OLED", async () => {
@@ -35,16 +40,65 @@ describe("web simulator", () => {
     await expect.poll(() => page.getAttribute("#sim-status", "data-name")).toBe("Pip");
     expect(await page.getAttribute("#sim-oled", "width")).toBe("128");
     // The face (a circle of radius 22, the name, the activity) lights a few hundred pixels, not all.
-    const lit = await litPixels();
-    expect(lit).toBeGreaterThan(100);
-    expect(lit).toBeLessThan(128 * 64 / 2);
+    await expect.poll(litPixels).toBeGreaterThan(100);
+    expect(await litPixels()).toBeLessThan((128 * 64) / 2);
   });
 
-  it("a short press of the space key makes the pet play", async () => {
-    await page.focus("body");
+  it("the button's accessible name says what it does; the console and the pet's status are not live regions, one throttled region speaks", async () => {
+    expect(await page.getByRole("button", { name: "Button: play with the pet; hold 5 seconds to hatch a new one" }).count()).toBe(1);
+    for (const id of ["#sim-console", "#sim-status", "#sim-saved"]) expect(await page.getAttribute(id, "aria-live")).toBeNull();
+    expect(await page.locator("[aria-live]").evaluateAll((els) => els.map((e) => e.id + ":" + e.getAttribute("aria-live")))).toEqual(["announcer:polite"]);
+  });
+
+  it("Space on a focused tab selects that tab and leaves the pet alone; on the focused button it plays with the pet", async () => {
+    await page.evaluate(() => {
+      const w = window as unknown as { __presses: number };
+      w.__presses = 0;
+      new MutationObserver(() => {
+        if (document.getElementById("sim-button")!.getAttribute("aria-pressed") === "true") w.__presses++;
+      }).observe(document.getElementById("sim-button")!, { attributes: true, attributeFilter: ["aria-pressed"] });
+    });
+    await page.focus("#tab-files");
+    await page.keyboard.press(" ");
+    expect(await page.getAttribute("#tab-files", "aria-selected")).toBe("true");
+    await page.focus("#tab-sim");
+    await page.keyboard.press("Enter");
+    expect(await page.getAttribute("#tab-sim", "aria-selected")).toBe("true");
+    expect(await presses()).toBe(0);
+    await page.focus("#sim-button");
     await page.keyboard.down(" ");
     await page.keyboard.up(" ");
+    expect(await presses()).toBe(1);
     await page.waitForFunction(() => document.getElementById("sim-status")!.textContent!.includes("playing"));
+  });
+
+  it("the console box keeps a history: Up brings back earlier lines, Down goes forward again", async () => {
+    await page.evaluate(() => {
+      const said: string[] = ((window as unknown as { __said: string[] }).__said = []);
+      const region = document.getElementById("announcer")!;
+      new MutationObserver(() => said.push(region.textContent || "")).observe(region, { childList: true, characterData: true, subtree: true });
+    });
+    await typeConsole(page, "1+1");
+    await typeConsole(page, "pet.status().name");
+    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes('= "Pip"'));
+    // What was asked for is said at once.
+    expect(await page.evaluate(() => (window as unknown as { __said: string[] }).__said)).toContain('"Pip"');
+    await page.fill("#sim-eval-input", "draft");
+    await page.press("#sim-eval-input", "ArrowUp");
+    expect(await page.inputValue("#sim-eval-input")).toBe("pet.status().name");
+    await page.press("#sim-eval-input", "ArrowUp");
+    expect(await page.inputValue("#sim-eval-input")).toBe("1+1");
+    await page.press("#sim-eval-input", "ArrowDown");
+    await page.press("#sim-eval-input", "ArrowDown");
+    expect(await page.inputValue("#sim-eval-input")).toBe("draft");
+    await page.fill("#sim-eval-input", "");
+  });
+
+  it("the console runs on the board, out of reach of the page's document", async () => {
+    await typeConsole(page, "typeof document + '/' + typeof window");
+    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes('= "undefined/undefined"'));
+    await typeConsole(page, "pet.nosuch()");
+    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("Uncaught TypeError"));
   });
 
   it("a save in the page survives a reload (the power cut): the same pet comes back", async () => {
@@ -60,16 +114,22 @@ describe("web simulator", () => {
     expect(Number(await page.getAttribute("#sim-status", "data-updates"))).toBeGreaterThanOrEqual(saved);
   });
 
-  it("holding the button 5 s lights the LED, and letting go hatches a new pet", async () => {
+  it("holding the button 5 s lights the LED, keeps a backup, and letting go hatches a new pet", async () => {
     expect(await page.getAttribute("#sim-led", "class")).not.toContain("on");
     const box = (await page.locator("#sim-button").boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.waitForSelector("#sim-led.on", { timeout: 15_000 });
     expect(await page.getAttribute("#sim-status", "data-name")).toBe("Rex");
+    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("Backed up the pet's region first (Rex"));
     await page.mouse.up();
     await expect.poll(() => page.getAttribute("#sim-status", "data-name"), { timeout: 10_000 }).toBe("Pip");
     await page.waitForSelector("#sim-saved[data-name=Pip]");
+    await page.click("#tab-backups");
+    const row = page.locator("#backups-list tr", { hasText: "before hatching" });
+    expect(await row.count()).toBe(1);
+    expect(await row.innerText()).toContain("Rex");
+    await page.click("#tab-sim");
   });
 
   it("the speed control restarts the board at 3600x: the same pet, ten minutes of its world in a moment", async () => {
@@ -84,22 +144,19 @@ describe("web simulator", () => {
     await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("board restarted at speed x1"));
   });
 
-  it("the console box answers pet.* calls with the firmware's result", async () => {
-    await typeConsole(page, "pet.status().name");
-    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes('= "Pip"'));
-    await typeConsole(page, "pet.nosuch()");
-    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("Uncaught TypeError"));
-  });
-
-  it("a second tab does not start a second board over the same flash, and says why", async () => {
-    const second = await fx.browser.context.newPage();
-    await second.goto(fx.url);
-    await second.waitForSelector("body[data-sim=failed]");
-    expect(await second.locator("#sim-status").innerText()).toContain("already running in another tab");
-    await second.close();
-  });
-
   it("had no page errors", () => {
     expect(errors).toEqual([]);
+  });
+
+  it("a second tab does not start a second board over the same flash: it says why, and takes over once the first is closed", async () => {
+    const second = await fx.browser.context.newPage();
+    await second.goto(fx.url);
+    await second.waitForSelector("body[data-sim=waiting]");
+    expect(await second.locator("#sim-status").innerText()).toContain("already running in another tab");
+    const name = await page.getAttribute("#sim-status", "data-name");
+    await page.close();
+    await second.waitForSelector("body[data-sim=running]");
+    await expect.poll(() => second.getAttribute("#sim-status", "data-name")).toBe(name);
+    await second.close();
   });
 });

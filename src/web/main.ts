@@ -1,29 +1,71 @@
 /**
- * The companion page: the Simulator (the firmware bundle for boards/web.json running here), the
- * Device tab (Web Serial: upload the bundle for boards/esp32.json, then watch and back up the pet)
- * and "Check a file". The bundles and profiles are built into this script (virtual:firmware, see
- * scripts/lib/buildWeb.js): the page needs no server and no network once loaded.
+ * The companion page: the Simulator (the firmware bundle for boards/web.json on a simulated board in
+ * a Worker), the Device tab (Web Serial: Espruino, then the bundle for boards/esp32.json, then the
+ * live pet), the Backups kept in this browser, and "Check a file". The bundles and profiles are built
+ * into this script (virtual:firmware, see scripts/lib/buildWeb.js): the page needs no server and no
+ * network once loaded, and its service worker (offline.ts) keeps it for a reload without network.
  */
-import { simFirmware, simBoard, deviceFirmware, deviceBoard } from "virtual:firmware";
-import { startTabs } from "./tabs";
-import { startSimulatorTab } from "./sim/simulatorTab";
-import { startFilesTab } from "./files/filesTab";
+import { deviceBoard, deviceFirmware, simBoard } from "virtual:firmware";
+import type { RegionBoard } from "../host/files/regionReport";
+import { createAnnouncer } from "./announcer";
+import { backUpFirst } from "./backups/backupFirst";
+import { startBackupsTab } from "./backups/backupsTab";
 import { startDeviceTab } from "./device/deviceTab";
+import { byId } from "./dom";
+import { wireDrops } from "./drops";
+import { startFilesTab } from "./files/filesTab";
+import { keepPageOffline } from "./offline";
+import { putImage, wireSimBackup } from "./sim/simBackup";
+import { startSimulatorTab } from "./sim/simulatorTab";
+import { startTabs } from "./tabs";
+
+const simRegion: RegionBoard = { file: "boards/web.json", profile: simBoard };
+const deviceRegion: RegionBoard = { file: "boards/esp32.json", profile: deviceBoard };
 
 const tabs = startTabs();
-startFilesTab(
-  [
-    { file: "boards/web.json", profile: simBoard },
-    { file: "boards/esp32.json", profile: deviceBoard },
-  ],
-  () => tabs.select("tab-files"),
-);
-startDeviceTab(deviceFirmware, deviceBoard);
-startSimulatorTab(simFirmware, simBoard).then(
-  () => document.body.setAttribute("data-sim", "running"),
-  (e: unknown) => {
-    document.body.setAttribute("data-sim", "failed");
-    const status = document.getElementById("sim-status");
-    if (status) status.textContent = "The simulator did not start: " + (e instanceof Error ? e.message : String(e));
+const announcer = createAnnouncer(byId("announcer", HTMLParagraphElement));
+const files = startFilesTab([simRegion, deviceRegion]);
+
+const simBackUp = async (reason: string): Promise<string> => backUpFirst({ source: "simulator", board: simRegion, reason, image: await sim.image() });
+const sim = startSimulatorTab(simRegion, announcer, simBackUp);
+wireSimBackup(sim, simBackUp);
+
+/** A region image into the simulator, from the board or a backup: the sentence that says how it went. */
+async function intoSimulator(bytes: Uint8Array, name: string): Promise<string> {
+  let said = "";
+  await putImage(sim, bytes, name, simBackUp, (text) => (said = text));
+  return said;
+}
+
+const device = startDeviceTab(deviceFirmware, deviceRegion, {
+  say: announcer,
+  simulator: { putImage: intoSimulator, exportHex: async () => String(await sim.call("exportHex")) },
+  changed: () => backups.refresh(),
+});
+
+const backups = startBackupsTab(() => {
+  const toBoard = device.toBoard();
+  const named = (at: number): string => "the backup of " + new Date(at).toLocaleString();
+  return {
+    show(b) {
+      files.show(b.bytes, "backup of " + new Date(b.at).toLocaleString() + " (" + b.reason + ")");
+      tabs.select("tab-files");
+    },
+    toSimulator: (b) => intoSimulator(b.bytes, named(b.at)),
+    toBoard: toBoard === null ? null : (b) => toBoard(b.bytes, named(b.at)),
+  };
+});
+
+wireDrops(
+  byId("drop-hint", HTMLDivElement),
+  (dropped) => {
+    tabs.select("tab-device");
+    void device.espruino.take(dropped);
+  },
+  (dropped) => {
+    tabs.select("tab-files");
+    void files.check(dropped);
   },
 );
+
+keepPageOffline();

@@ -6,3 +6,9 @@ declare module "virtual:firmware" {
   export const deviceFirmware: string;
   export const deviceBoard: BoardProfile;
 }
+
+/** Built into the page by scripts/lib/buildWeb.js: the simulated board's Worker script, as text. */
+declare module "virtual:sim-worker" {
+  const workerScript: string;
+  export default workerScript;
+}

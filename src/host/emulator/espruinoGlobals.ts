@@ -1,8 +1,8 @@
 /**
  * The Espruino globals the firmware uses, emulated without any Node or browser API, so both hosts
  * build the very same world for the bundle: the desktop (src/host/node/sim/espruinoHost.ts, a vm
- * context) and the web page (src/web/sim, an iframe's window). Each API comes from a module of this
- * folder:
+ * context) and the web page (src/web/sim/worker, a Worker's global scope). Each API comes from a
+ * module of this folder:
  *
  *   require("Flash")             flashModule.ts, over a NOR flash (a file, or IndexedDB in the page)
  *   getTime()                    clock.ts (scaled by the speed), Date.now() is the realm's own (real)

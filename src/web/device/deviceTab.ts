@@ -1,19 +1,29 @@
 /**
- * The Device tab: a board running Espruino, over Web Serial at 115200 baud. Connect shows what the
- * board is (process.env VERSION and BOARD) and refuses a board or version the profiles do not cover;
- * Upload puts the ESP32 firmware built into the page into Storage `.bootcde` (protocol.ts), with a
- * progress bar, checks it by CRC and loads it; then the live pet is drawn from pet.status() every
- * second, with interact, save, rename, hatch, and backups that go through the codec first.
+ * The Device tab: a board over Web Serial, in three steps that read in order (deviceSteps.ts): 1
+ * Espruino on the board (espruinoWriter.ts), 2 the pet firmware, 3 the live pet; the step the board
+ * needs is opened once the page knows. Connect talks to Espruino's console at 115200 baud, shows what
+ * the board is (process.env VERSION and BOARD) and refuses a board or version the profiles do not
+ * cover; Upload keeps a backup of the pet's region, then puts the ESP32 firmware built into the page
+ * into Storage `.bootcde` (protocol.ts) with a progress bar, checks it by CRC and loads it; the live
+ * pet is then drawn from pet.status() every second, with its actions (petActions.ts), backups, and
+ * the copies between the board and the simulator.
  */
 import type { BoardProfile } from "../../boards/boardProfile";
+import type { RegionBoard } from "../../host/files/regionReport";
+import type { Announcer } from "../announcer";
+import { backUpFirst } from "../backups/backupFirst";
+import { regionSummary } from "../backups/regionSummary";
 import { byId, download } from "../dom";
-import { pullRegion } from "./pullRegion";
+import { wireBoardCopies } from "./boardCopies";
+import { createSteps } from "./deviceSteps";
+import { NO_PORT, serialMissing } from "./deviceWords";
+import { startEspruinoWriter, type EspruinoWriter } from "./espruinoWriter";
+import { wirePetActions, type PetActionHooks, type PetCall } from "./petActions";
 import { paintPetFace } from "./petFace";
+import { uploadPet } from "./petUpload";
 import * as P from "./protocol";
+import { pullRegion } from "./pullRegion";
 import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
-import { startEspruinoWriter } from "./espruinoWriter";
-import { wirePetActions, type PetCall } from "./petActions";
-import { UploadStopped, writeBootFile } from "./upload";
 
 const IDENTIFY_MS = 3000;
 const ACK_MS = 5000;
@@ -24,7 +34,25 @@ interface SerialLike {
   requestPort(options?: unknown): Promise<PortLike>;
 }
 
-export function startDeviceTab(code: string, board: BoardProfile): void {
+export interface DeviceHooks {
+  say: Announcer;
+  simulator: {
+    /** Loads a region image into the simulator (asks, keeps a backup); says how it went. */
+    putImage(bytes: Uint8Array, name: string): Promise<string>;
+    exportHex(): Promise<string>;
+  };
+  /** The live pet appeared or went (the Backups tab's "Onto the board" follows it). */
+  changed(): void;
+}
+
+export interface DeviceTab {
+  espruino: EspruinoWriter;
+  /** Puts the current save of a region image onto the board, or null while no pet runs there. */
+  toBoard(): ((bytes: Uint8Array, name: string) => Promise<string>) | null;
+}
+
+export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceHooks): DeviceTab {
+  const board: BoardProfile = region.profile;
   const support = byId("dev-support", HTMLParagraphElement);
   const connectBtn = byId("dev-connect", HTMLButtonElement);
   const disconnectBtn = byId("dev-disconnect", HTMLButtonElement);
@@ -35,36 +63,46 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
   const statusOut = byId("dev-status", HTMLParagraphElement);
   const clockOut = byId("dev-clock", HTMLParagraphElement);
   const log = byId("dev-log", HTMLPreElement);
-  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download", "dev-download-bin"].map((id) => byId(id, HTMLButtonElement));
+  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download", "dev-download-bin", "dev-to-sim", "dev-from-sim"].map((id) => byId(id, HTMLButtonElement));
   const imageBtn = byId("dev-download-image", HTMLButtonElement);
   const restore = byId("dev-restore", HTMLInputElement);
-
-  const serial = (navigator as unknown as { serial?: SerialLike }).serial;
-  if (!serial) {
-    support.textContent =
-      "This browser has no Web Serial, so it cannot talk to a board. Use a desktop Chrome, Edge or Opera (version 89 or later) for this tab, " +
-      "or `npm run flash` from the repository. The Simulator and Check a file work here.";
-    connectBtn.disabled = true;
-    return;
-  }
-  support.textContent = "Plug the ESP32 in over USB, then connect. The page talks to Espruino's console at " + P.BAUD + " baud.";
+  const steps = createSteps();
 
   let link: SerialLink | null = null;
   let busy = false; // one exchange at a time: the console is a single conversation
   let poller: ReturnType<typeof setInterval> | null = null;
+  let petRunning = false;
   const say = (text: string, bad = false): void => {
     info.textContent = text;
     info.classList.toggle("rejected", bad);
     info.dataset.state = bad ? "error" : "ok";
+    hooks.say.now(text);
   };
   const note = (line: string): void => {
+    if (log.parentElement) log.parentElement.hidden = false;
     log.textContent = (log.textContent + line + "\n").split("\n").slice(-40).join("\n");
   };
-  const setPetButtons = (on: boolean): void => {
+  const setPet = (on: boolean): void => {
     for (const b of petButtons) b.disabled = !on;
     imageBtn.disabled = link === null; // the region can be read whether or not a pet runs
     restore.disabled = !on;
+    if (on !== petRunning) {
+      petRunning = on;
+      if (on) {
+        steps.mark("firmware", "done: the pet runs on the board");
+        steps.mark("pet", "running");
+        steps.open("pet");
+      } else if (link !== null) {
+        steps.mark("firmware", "ready to upload");
+        steps.mark("pet", "no pet on the board yet");
+        steps.open("firmware");
+      }
+      hooks.changed();
+    }
   };
+
+  const serial = (navigator as unknown as { serial?: SerialLike }).serial;
+  const missing = serialMissing(serial);
 
   async function exchange<T>(text: string, pick: (line: string) => T | null, ms: number, what: string): Promise<T> {
     if (!link) throw new LinkError("not connected", "lost");
@@ -73,15 +111,26 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     return answer;
   }
 
+  /** Runs `f` as the console's only conversation (a status poll may be under way). */
+  async function exclusive<T>(f: () => Promise<T>): Promise<T> {
+    while (busy) await new Promise((r) => setTimeout(r, 50));
+    busy = true;
+    try {
+      return await f();
+    } finally {
+      busy = false;
+    }
+  }
+
   async function drop(message: string): Promise<void> {
     if (poller) clearInterval(poller);
     poller = null;
-    setPetButtons(false);
-    uploadBtn.disabled = true;
-    disconnectBtn.disabled = true;
-    connectBtn.disabled = false;
     const l = link;
     link = null;
+    setPet(false);
+    uploadBtn.disabled = true;
+    disconnectBtn.disabled = true;
+    connectBtn.disabled = missing !== null;
     imageBtn.disabled = true;
     if (l) await l.close();
     say(message, true);
@@ -93,17 +142,21 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     try {
       const r = await exchange(P.statusCommand(), (l) => (P.parseStatus(l).found ? P.parseStatus(l) : null), ACK_MS, "pet.status()");
       if (r.status === null) {
-        statusOut.textContent = "No pet is running on this board yet: upload the firmware.";
+        statusOut.textContent = "No pet is running on this board yet: upload the firmware (step 2).";
         clockOut.textContent = "";
-        setPetButtons(false);
+        delete statusOut.dataset.name;
+        setPet(false);
         return false;
       }
       paintPetFace(canvas, r.status);
       const said = String(r.status.name) + " · " + String(r.status.activityName) + ", " + String(r.status.expressionName);
-      if (statusOut.textContent !== said) statusOut.textContent = said; // announced only when it changes
+      if (statusOut.textContent !== said) {
+        statusOut.textContent = said;
+        hooks.say.update(said);
+      }
       clockOut.textContent = "updates " + String(r.status.updateCount);
       statusOut.dataset.name = String(r.status.name);
-      setPetButtons(true);
+      setPet(true);
       return true;
     } catch (e) {
       if (e instanceof LinkError && e.kind === "lost") await drop("Connection lost: " + e.message);
@@ -119,153 +172,174 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     void refreshStatus();
   }
 
+  /** Asks the board what it is; `patient`: it may still be booting (just written), so ask again until BOOT_MS. */
+  async function identify(patient: boolean): Promise<P.BoardIdentity> {
+    const deadline = Date.now() + BOOT_MS;
+    for (;;) {
+      try {
+        return await exchange(P.identifyCommand(), P.parseIdentity, patient ? 1000 : IDENTIFY_MS, "process.env");
+      } catch (e) {
+        if (!patient || Date.now() >= deadline || (e instanceof LinkError && e.kind === "lost")) throw e;
+      }
+    }
+  }
+
   /** Opens the port at the console's baud rate, identifies the board and starts watching its pet. */
-  async function connectTo(port: PortLike): Promise<boolean> {
+  async function connectTo(port: PortLike, patient = false): Promise<boolean> {
     connectBtn.disabled = true;
     try {
       link = await openLink(port, P.BAUD, note);
     } catch (e) {
       connectBtn.disabled = false;
-      say("Could not open the port: " + (e instanceof Error ? e.message : String(e)), true);
+      say("Could not open the port: " + (e instanceof Error ? e.message : String(e)) + ". Is another program or tab using it (a serial terminal, the Arduino IDE)? Close it and connect again.", true);
       return false;
     }
     disconnectBtn.disabled = false;
     say("Asking the board what it is…");
     let id: P.BoardIdentity;
     try {
-      busy = true;
-      id = await exchange(P.identifyCommand(), P.parseIdentity, IDENTIFY_MS, "process.env");
+      id = await exclusive(() => identify(patient));
     } catch (e) {
+      steps.mark("espruino", "needed? the board did not answer");
+      steps.open("espruino");
       await drop(
         "The board did not answer (" + (e instanceof Error ? e.message : String(e)) + "). Is it running Espruino, at " + P.BAUD +
-          " baud? A bare ESP32 needs Espruino first (below); try pressing its EN/RST button and connecting again.",
+          " baud? A bare ESP32 needs Espruino first (step 1); otherwise press its EN/RST button and connect again.",
       );
       return false;
-    } finally {
-      busy = false;
     }
     const why = P.refusal(id);
     if (why !== null) {
+      steps.mark("espruino", "needed: Espruino " + id.version + " on " + id.board + " will not do");
+      steps.open("espruino");
       await drop("Espruino " + id.version + " on " + id.board + ". " + why);
       return false;
     }
     say("Espruino " + id.version + " on " + id.board + ": supported.");
+    steps.mark("espruino", "done: Espruino " + id.version);
+    steps.mark("firmware", "ready to upload");
+    steps.open("firmware");
     info.dataset.board = id.board;
     uploadBtn.disabled = false;
     watchPet();
     return true;
   }
 
-  connectBtn.addEventListener("click", async () => {
-    let port: PortLike;
+  async function choosePort(): Promise<PortLike | null> {
+    if (!serial) return null;
     try {
-      port = await serial.requestPort();
+      return await serial.requestPort();
     } catch {
-      return say("No port chosen.");
+      say(NO_PORT, true);
+      return null;
     }
-    await connectTo(port);
-  });
+  }
 
+  connectBtn.addEventListener("click", async () => {
+    const port = await choosePort();
+    if (port !== null) await connectTo(port);
+  });
   disconnectBtn.addEventListener("click", () => void drop("Disconnected."));
+
+  /** The board's whole pet region, read as `pet-save pull` reads it. */
+  function readRegion(): Promise<Uint8Array> {
+    return exclusive(async () => {
+      progress.value = 0;
+      const image = await pullRegion(exchange, board.petRegion, (done) => (progress.value = Math.round((100 * done) / board.petRegion.size)));
+      return image.bytes;
+    });
+  }
+  const backUp = async (reason: string): Promise<string> => backUpFirst({ source: "board", board: region, reason, image: await readRegion() });
 
   let uploading = false;
   async function upload(): Promise<void> {
     if (!link || uploading) return;
     uploading = true;
-    while (busy) await new Promise((r) => setTimeout(r, 50)); // a status poll may be under way
-    busy = true;
     uploadBtn.disabled = true;
-    setPetButtons(false);
-    progress.value = 0;
     try {
-      await writeBootFile(code, exchange, ACK_MS, (done) => {
-        progress.value = Math.round((100 * done) / code.length);
+      await uploadPet({
+        code,
+        exchange,
+        exclusive,
+        send: async (text) => {
+          if (link) await link.send(text);
+        },
+        connected: () => link !== null,
+        backUp,
+        say,
+        progress: (percent) => (progress.value = percent),
+        petGone: () => setPet(false),
+        refreshStatus,
+        lost: drop,
+        outcome: (o) => (info.dataset.upload = o),
       });
-      say("Uploaded " + code.length + " bytes; starting the pet…");
-      await link.send(P.loadCommand());
-      busy = false;
-      const deadline = Date.now() + BOOT_MS;
-      let running = false;
-      while (!running && Date.now() < deadline && link) {
-        running = await refreshStatus();
-        if (!running) await new Promise((r) => setTimeout(r, 300));
-      }
-      if (running) {
-        say("Uploaded and running: the pet below is live on the board.");
-        info.dataset.upload = "done";
-      } else {
-        say("Uploaded and restarted, but no pet answered within " + BOOT_MS / 1000 + " s: see the board's lines below.", true);
-        info.dataset.upload = "silent";
-      }
-      watchPet();
-    } catch (e) {
-      const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
-      const cut =
-        "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The board was not restarted, so the old firmware keeps " +
-        "running until it is reset, and the pet's save is untouched (it lives in its own flash region, which an upload never writes). " +
-        "Connect again and upload before resetting the board: its .bootcde is incomplete.";
-      info.dataset.upload = "failed";
-      if (stopped.cause instanceof LinkError && stopped.cause.kind === "lost") await drop(cut);
-      else {
-        say(cut, true);
-        uploadBtn.disabled = false;
-      }
     } finally {
-      busy = false;
       uploading = false;
+      uploadBtn.disabled = link === null;
     }
+    if (link) watchPet();
   }
   uploadBtn.addEventListener("click", () => void upload());
 
-  startEspruinoWriter({
-    petRegion: board.petRegion,
-    requestPort: () => serial.requestPort(),
+  const espruino = startEspruinoWriter({
+    region,
+    choosePort,
     // The port is handed over: our console link lets go of it while esptool-js has it.
     release: async () => {
       if (link) await drop("Disconnected while Espruino is written.");
     },
     afterWrite: async (port) => {
-      if (await connectTo(port)) await upload();
+      if (await connectTo(port, true)) await upload();
     },
   });
 
   const call: PetCall = async (method, args = []) => {
     if (!link) return null;
-    while (busy) await new Promise((r) => setTimeout(r, 50));
-    busy = true;
     try {
-      const r = await exchange(P.petCallCommand(method, args), P.parseResult, ACK_MS, "pet." + method + "()");
+      const r = await exclusive(() => exchange(P.petCallCommand(method, args), P.parseResult, ACK_MS, "pet." + method + "()"));
       note("pet." + method + "() -> " + r);
       return r;
     } catch (e) {
       say("pet." + method + "() failed: " + (e instanceof Error ? e.message : String(e)), true);
       return null;
     } finally {
-      busy = false;
       void refreshStatus();
     }
   };
-
-  wirePetActions(petButtons, restore, call, say);
+  const petHooks: PetActionHooks = { call, say, backUp, petName: () => statusOut.dataset.name || "the pet" };
+  wirePetActions(petButtons, restore, petHooks);
 
   imageBtn.addEventListener("click", async () => {
     if (!link) return;
-    while (busy) await new Promise((r) => setTimeout(r, 50));
-    busy = true;
     imageBtn.disabled = true;
-    progress.value = 0;
     try {
       say("Reading the pet's region from the board…");
-      const image = await pullRegion(exchange, board.petRegion, (done) => {
-        progress.value = Math.round((100 * done) / board.petRegion.size);
-      });
-      download("pet-region-esp32.bin", image.bytes, "application/octet-stream");
-      say("Downloaded the board's pet region (" + board.petRegion.size + " bytes, as pet-save pull writes it): " + image.summary + ".");
+      const bytes = await readRegion();
+      download("pet-region-esp32.bin", bytes, "application/octet-stream");
+      say("Downloaded the board's pet region (" + board.petRegion.size + " bytes, as pet-save pull writes it): " + regionSummary(bytes, region).text + ".");
     } catch (e) {
       say("Could not read the region: " + (e instanceof Error ? e.message : String(e)), true);
     } finally {
-      busy = false;
       imageBtn.disabled = link === null;
     }
   });
+
+  const copies = wireBoardCopies({ region, say, readRegion, petHooks, simulator: hooks.simulator });
+
+  if (missing !== null) {
+    support.textContent = missing;
+    support.classList.add("rejected");
+    connectBtn.disabled = true;
+    espruino.disable("Writing Espruino needs Web Serial too: " + (window.isSecureContext ? "use a desktop Chrome, Edge or Opera." : "open this page securely (see above)."));
+    steps.mark("espruino", "not in this browser");
+    steps.mark("firmware", "not in this browser");
+    steps.mark("pet", "not in this browser");
+  } else {
+    support.textContent = "Plug the ESP32 in over USB, then connect. The page talks to Espruino's console at " + P.BAUD + " baud.";
+  }
+
+  return {
+    espruino,
+    toBoard: () => (petRunning && link !== null ? copies.toBoard : null),
+  };
 }

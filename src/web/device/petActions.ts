@@ -1,29 +1,82 @@
 /**
  * The Device tab's buttons on the live pet: interact, save, rename and hatch call the `pet` methods of
- * the same names (hatch asks first); the backups go through the codec before anything is offered or
- * sent: a downloaded save must decode, and a file is sent to pet.importHex only when the codec
- * accepts it (a rejection shows its status and explanation and sends nothing).
+ * the same names, and any answer other than "ok" is shown with what it means (a rejected name, a
+ * save the flash refused). Hatch asks first, then for a name (cancelling that question hatches
+ * nothing) and keeps a backup of the region before it goes on. The backups go through the codec
+ * before anything is offered or sent: a downloaded save must decode, and a restore is sent to
+ * pet.importHex only for a file the codec accepts, after asking and keeping a backup.
  */
 import { hexToBytes } from "../../core/hex";
+import { describeStatus } from "../../save/status";
+import type { LoadStatus } from "../../save/status";
 import { download } from "../dom";
 import { judgePayload, rejectionText } from "../files/judgePayload";
+import { fileStem } from "../sim/simBackup";
 import type { petCallCommand } from "./protocol";
 
 /** Calls pet.<method>(args) on the board; its string answer, or null when the call failed (already said). */
 export type PetCall = (method: Parameters<typeof petCallCommand>[0], args?: string[]) => Promise<string | null>;
 
-export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInputElement, call: PetCall, say: (text: string, bad?: boolean) => void): void {
+export interface PetActionHooks {
+  call: PetCall;
+  say(text: string, bad?: boolean): void;
+  /** Reads the board's region and keeps it (backupFirst.ts); throws when it cannot be read. */
+  backUp(reason: string): Promise<string>;
+  /** The pet's name as last reported, for the questions asked. */
+  petName(): string;
+}
+
+/** "bad-name: the name is empty, too long, ..." for an answer that is not "ok". */
+export function answerText(method: string, answer: string): string {
+  const known = describeStatus(answer as LoadStatus);
+  const meaning = known.startsWith("unknown status") ? "" : known;
+  return "pet." + method + "() answered " + JSON.stringify(answer) + (meaning && answer !== "ok" ? ": " + meaning : "");
+}
+
+/**
+ * Puts a checked save (hex) on the board in place of its pet: asks, keeps a backup of the board's
+ * region, then pet.importHex. Used by the restore here, by "Copy the simulator's pet onto the board"
+ * and by the Backups tab.
+ */
+export async function importOntoBoard(h: PetActionHooks, hex: string, petName: string, from: string): Promise<string> {
+  if (!confirm("Replace " + h.petName() + " on the board with " + petName + " (" + from + ")? A backup of the board's pet region is kept first (Backups).")) {
+    return "Not restored: nothing was sent to the board.";
+  }
+  let kept: string;
+  try {
+    kept = await h.backUp("before restoring " + petName + " from " + from);
+  } catch (e) {
+    return "Could not back up the board's region first (" + (e instanceof Error ? e.message : String(e)) + "); nothing was sent.";
+  }
+  const r = await h.call("importHex", [hex]);
+  if (r === null) return kept + "\npet.importHex() did not answer.";
+  return kept + "\n" + answerText("importHex", r) + (r === "ok" ? " (" + petName + " is on the board now)" : "");
+}
+
+export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInputElement, h: PetActionHooks): void {
   const [interactBtn, saveBtn, renameBtn, hatchBtn, downloadBtn, downloadBinBtn] = petButtons as [HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement];
-  interactBtn.addEventListener("click", () => void call("interact"));
-  saveBtn.addEventListener("click", () => void call("save"));
+  const { call, say } = h;
+  async function act(method: "interact" | "save" | "rename" | "hatch", args: string[] = []): Promise<void> {
+    const r = await call(method, args);
+    if (r !== null) say(answerText(method, r), r !== "ok");
+  }
+  interactBtn.addEventListener("click", () => void act("interact"));
+  saveBtn.addEventListener("click", () => void act("save"));
   renameBtn.addEventListener("click", () => {
     const name = prompt("New name for the pet (up to 31 bytes):");
-    if (name) void call("rename", [name]);
+    if (name === null) return say("Not renamed.");
+    void act("rename", [name]);
   });
-  hatchBtn.addEventListener("click", () => {
-    if (!confirm("Hatch a new pet? The current one is replaced (download a backup first if you want to keep it).")) return;
+  hatchBtn.addEventListener("click", async () => {
+    if (!confirm("Hatch a new pet? " + h.petName() + " is replaced (a backup of the board's region is kept first).")) return say("Nothing hatched.");
     const name = prompt("Name of the new pet (empty: the default name):");
-    void call("hatch", name ? [name] : []);
+    if (name === null) return say("Nothing hatched.");
+    try {
+      say(await h.backUp("before hatching"));
+    } catch (e) {
+      return say("Could not back up the board's region first (" + (e instanceof Error ? e.message : String(e)) + "); nothing hatched.", true);
+    }
+    await act("hatch", name ? [name] : []);
   });
   async function downloadSave(kind: "hex" | "bin"): Promise<void> {
     const hex = await call("exportHex");
@@ -31,7 +84,7 @@ export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInp
     if (bytes === null) return say("pet.exportHex() gave no payload: " + String(hex), true);
     const v = judgePayload(bytes, "the board's export");
     if (!v.ok) return say(rejectionText(v), true);
-    const stem = v.json.name.replace(/[^A-Za-z0-9_-]+/g, "_") || "pet";
+    const stem = fileStem(v.json.name);
     if (kind === "hex") download(stem + "-save.hex", v.hex + "\n", "text/plain");
     else download(stem + "-save.bin", v.bytes, "application/octet-stream");
     say("Downloaded the board's save (" + v.json.name + ").");
@@ -44,7 +97,7 @@ export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInp
     if (!f) return;
     const v = judgePayload(new Uint8Array(await f.arrayBuffer()), f.name, Date.now());
     if (!v.ok) return say(f.name + ": " + rejectionText(v) + "\nNothing was sent to the board.", true);
-    const r = await call("importHex", [v.hex]);
-    if (r !== null) say(f.name + ": pet.importHex() answered " + JSON.stringify(r), r !== "ok");
+    const text = await importOntoBoard(h, v.hex, v.json.name, f.name);
+    say(f.name + ": " + text, !/answered "ok"/.test(text));
   });
 }

@@ -8,12 +8,19 @@ import { PAYLOAD_LENGTH } from "../../save/layout";
 import { payloadJson } from "../../save/payloadJson";
 import { payloadText } from "../../host/files/payloadReport";
 import { looksLikeHexText, payloadFromBytes, PayloadFileError } from "../../host/files/payloadFile";
-import { readRegion, regionJson, regionText, type RegionBoard } from "../../host/files/regionReport";
+import { readRegion, regionJson, regionText, type RegionBoard, type RegionContents } from "../../host/files/regionReport";
 import { describeStatus } from "../../save/status";
 import { rejectionText } from "./judgePayload";
 
+export interface FileVerdict {
+  text: string;
+  rejected: boolean;
+  /** For a region image: what the reader found, for the picture of its slots. */
+  region?: RegionContents;
+}
+
 /** What `pet-save inspect FILE` prints for these bytes, and whether the file was refused. */
-export function describeFile(file: Uint8Array, name: string, boards: RegionBoard[]): { text: string; rejected: boolean } {
+export function describeFile(file: Uint8Array, name: string, boards: RegionBoard[]): FileVerdict {
   let input;
   try {
     input = payloadFromBytes(file, name);
@@ -43,5 +50,5 @@ export function describeFile(file: Uint8Array, name: string, boards: RegionBoard
   if (contents.scan.status !== "ok") return { text: name + ": could not read the image (" + contents.scan.status + ")", rejected: true };
   const j = regionJson(contents);
   const bad = j.current.status !== "ok" && j.current.status !== "empty";
-  return { text: regionText(j, name, false, board.file) + (bad ? name + ": no readable save in this region (" + j.current.status + ")\n" : ""), rejected: bad };
+  return { text: regionText(j, name, false, board.file) + (bad ? name + ": no readable save in this region (" + j.current.status + ")\n" : ""), rejected: bad, region: contents };
 }

@@ -1,44 +1,63 @@
-/** Wires the "Check a file" tab: the picker, and a drop anywhere on the page (which opens the tab). */
+/**
+ * The "Check a file" tab: every file picked or dropped (several at once are each shown, in the order
+ * given) is described as `pet-save` would describe it (fileView.ts); a region image is also drawn
+ * slot by slot (regionPicture.ts). The page's drop handling (main.ts) sends files here.
+ */
 import type { RegionBoard } from "../../host/files/regionReport";
 import { byId } from "../dom";
-import { describeFile } from "./fileView";
+import { describeFile, type FileVerdict } from "./fileView";
+import { drawRegionPicture } from "./regionPicture";
 
-export function startFilesTab(boards: RegionBoard[], showTab: () => void): void {
-  const out = byId("files-result", HTMLPreElement);
+export interface FilesTab {
+  /** Shows each file, replacing what was shown. */
+  check(files: File[]): Promise<void>;
+  /** Shows bytes under a name (a backup, say), replacing what was shown. */
+  show(bytes: Uint8Array, name: string): void;
+}
+
+export function startFilesTab(boards: RegionBoard[]): FilesTab {
+  const results = byId("files-results", HTMLDivElement);
   const pick = byId("files-pick", HTMLInputElement);
-  const hint = byId("drop-hint", HTMLDivElement);
 
-  async function check(f: File): Promise<void> {
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    let r: { text: string; rejected: boolean };
+  function block(bytes: Uint8Array, name: string): HTMLElement {
+    let r: FileVerdict;
     try {
-      r = describeFile(bytes, f.name, boards);
+      r = describeFile(bytes, name, boards);
     } catch (e) {
-      r = { text: f.name + ": could not be read (" + String(e) + ")", rejected: true };
+      r = { text: name + ": could not be read (" + String(e) + ")", rejected: true };
     }
-    out.textContent = r.text;
-    out.classList.toggle("rejected", r.rejected);
-    out.dataset.verdict = r.rejected ? "rejected" : "ok";
+    const section = document.createElement("section");
+    section.className = "file-result";
+    section.dataset.verdict = r.rejected ? "rejected" : "ok";
+    section.dataset.name = name;
+    const h = document.createElement("h3");
+    h.textContent = name;
+    section.appendChild(h);
+    if (r.region !== undefined && r.region.scan.status === "ok") section.appendChild(drawRegionPicture(r.region, name));
+    const pre = document.createElement("pre");
+    pre.className = "file-text";
+    pre.textContent = r.text;
+    pre.classList.toggle("rejected", r.rejected);
+    section.appendChild(pre);
+    return section;
   }
 
+  const api: FilesTab = {
+    async check(files) {
+      const blocks: HTMLElement[] = [];
+      for (const f of files) blocks.push(block(new Uint8Array(await f.arrayBuffer()), f.name));
+      results.replaceChildren(...blocks);
+      results.dataset.count = String(blocks.length);
+    },
+    show(bytes, name) {
+      results.replaceChildren(block(bytes, name));
+      results.dataset.count = "1";
+    },
+  };
   pick.addEventListener("change", () => {
-    const f = pick.files && pick.files[0];
+    const files = Array.from(pick.files || []);
     pick.value = "";
-    if (f) void check(f);
+    if (files.length > 0) void api.check(files);
   });
-  document.addEventListener("dragover", (e) => {
-    e.preventDefault(); // without this the browser would open the file instead of dropping it here
-    hint.hidden = false;
-  });
-  document.addEventListener("dragleave", (e) => {
-    if (e.relatedTarget === null) hint.hidden = true;
-  });
-  document.addEventListener("drop", (e) => {
-    e.preventDefault();
-    hint.hidden = true;
-    const f = e.dataTransfer && e.dataTransfer.files[0];
-    if (!f) return;
-    showTab();
-    void check(f);
-  });
+  return api;
 }

@@ -1,15 +1,17 @@
 /**
  * The simulator's one button, as a person works it: the big on-screen button held with a mouse or a
- * finger (the pointer is captured, so sliding off does not let go), the space key anywhere on the
- * Simulator tab outside a text field, or Enter on the focused button. Held down is the button held
- * down; `setButton` drives the board's pin.
+ * finger (the pointer is captured, so sliding off does not let go), or Space or Enter while the
+ * board's own area (the screen and the button) has the keyboard focus. Anywhere else on the page
+ * Space and Enter do what they do there: press the focused tab, button or checkbox. Held down is the
+ * button held down; `setButton` drives the board's pin.
  *
  * A tap shorter than MIN_PRESS_MS is stretched to it: the firmware's setWatch debounces 50 ms, and a
  * quick tap on a phone or a key can be shorter, which the board would never see from a real switch.
  */
 const MIN_PRESS_MS = 120;
+const KEYS = [" ", "Enter"];
 
-export function wireButton(button: HTMLButtonElement, panel: HTMLElement, setButton: (down: boolean) => void): void {
+export function wireButton(button: HTMLButtonElement, area: HTMLElement, setButton: (down: boolean) => void): { held(): boolean } {
   let held = false;
   let pressedAt = 0;
   let releaseTimer: ReturnType<typeof setTimeout> | null = null;
@@ -40,17 +42,20 @@ export function wireButton(button: HTMLButtonElement, panel: HTMLElement, setBut
   for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) button.addEventListener(ev, () => press(false));
   button.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch must not open a menu
 
-  const typing = (t: EventTarget | null): boolean => t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement;
-  document.addEventListener("keydown", (e) => {
-    if ((e.key === " " || (e.key === "Enter" && e.target === button)) && !typing(e.target) && !panel.hidden) {
-      e.preventDefault();
-      if (!e.repeat) press(true);
-    }
+  const inArea = (t: EventTarget | null): boolean => t instanceof Node && area.contains(t) && !(t instanceof HTMLInputElement || t instanceof HTMLSelectElement);
+  area.addEventListener("keydown", (e) => {
+    if (!KEYS.includes(e.key) || !inArea(e.target)) return;
+    e.preventDefault();
+    if (!e.repeat) press(true);
   });
-  document.addEventListener("keyup", (e) => {
-    if ((e.key === " " || e.key === "Enter") && held) {
-      e.preventDefault();
-      press(false);
-    }
+  area.addEventListener("keyup", (e) => {
+    if (!KEYS.includes(e.key) || !held) return;
+    e.preventDefault();
+    press(false);
   });
+  // Focus leaving the board while a key holds the button lets go of it, as lifting the finger would.
+  area.addEventListener("focusout", (e) => {
+    if (!(e.relatedTarget instanceof Node && area.contains(e.relatedTarget))) press(false);
+  });
+  return { held: () => held };
 }

@@ -1,0 +1,79 @@
+/**
+ * Step 2, the upload of the pet firmware over the console, as one flow: keep a backup of the pet's
+ * region first (asking whether to go on if it cannot be read: the upload itself never writes it),
+ * write the bundle into Storage `.bootcde` in acknowledged pieces with its CRC checked (upload.ts),
+ * `load` it, and wait up to BOOT_MS for the pet to answer. A cut or refused upload says at which byte
+ * it stopped and never restarts the board.
+ */
+import * as P from "./protocol";
+import { LinkError } from "./serialLink";
+import { UploadStopped, writeBootFile, type Exchange } from "./upload";
+
+const ACK_MS = 5000;
+const BOOT_MS = 10000;
+
+export interface UploadContext {
+  code: string;
+  exchange: Exchange;
+  /** Runs `f` as the console's only conversation. */
+  exclusive<T>(f: () => Promise<T>): Promise<T>;
+  send(text: string): Promise<void>;
+  connected(): boolean;
+  backUp(reason: string): Promise<string>;
+  say(text: string, bad?: boolean): void;
+  progress(percent: number): void;
+  /** No pet answers while the upload runs. */
+  petGone(): void;
+  /** Asks for pet.status(); true when a pet answered. */
+  refreshStatus(): Promise<boolean>;
+  /** The connection was lost: let go of it, saying `message`. */
+  lost(message: string): Promise<void>;
+  outcome(o: "done" | "silent" | "failed"): void;
+}
+
+export async function uploadPet(c: UploadContext): Promise<void> {
+  const { code, say } = c;
+  let kept: string;
+  try {
+    say("Reading the pet's region to keep a backup before the upload…");
+    kept = await c.backUp("before uploading the pet firmware");
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    if (!confirm("The pet's region could not be read for a backup (" + why + "). Upload anyway? The upload itself never writes the pet's region.")) {
+      return say("Not uploaded: the region could not be backed up (" + why + ").", true);
+    }
+    kept = "No backup (the region could not be read: " + why + ").";
+  }
+  try {
+    await c.exclusive(async () => {
+      c.petGone();
+      c.progress(0);
+      await writeBootFile(code, c.exchange, ACK_MS, (done) => c.progress(Math.round((100 * done) / code.length)));
+      say(kept + "\nUploaded " + code.length + " bytes; starting the pet…");
+      await c.send(P.loadCommand());
+    });
+  } catch (e) {
+    const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
+    const cut =
+      "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The board was not restarted, so the old firmware keeps " +
+      "running until it is reset, and the pet's save is untouched (it lives in its own flash region, which an upload never writes). " +
+      "Connect again and upload before resetting the board: its .bootcde is incomplete.";
+    c.outcome("failed");
+    if (stopped.cause instanceof LinkError && stopped.cause.kind === "lost") await c.lost(cut);
+    else say(cut, true);
+    return;
+  }
+  const deadline = Date.now() + BOOT_MS;
+  let running = false;
+  while (!running && Date.now() < deadline && c.connected()) {
+    running = await c.refreshStatus();
+    if (!running) await new Promise((r) => setTimeout(r, 300));
+  }
+  if (running) {
+    say("Uploaded and running: the pet is live on the board (step 3).");
+    c.outcome("done");
+  } else {
+    say("Uploaded and restarted, but no pet answered within " + BOOT_MS / 1000 + " s: see the board's lines below.", true);
+    c.outcome("silent");
+  }
+}
