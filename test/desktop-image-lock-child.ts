@@ -1,5 +1,5 @@
 /**
- * Child process for test/image-lock-one-holder.test.ts: takes the lock on an image path and holds it
+ * Child process for test/desktop-image-lock-one-holder.test.ts: takes the lock on an image path and holds it
  * until its stdin closes (or it is killed), so the test has a holder in another process.
  * argv: <image path> <kind: abstract|file> <lock dir> <role: write|read> [<snapshot text>]
  * Prints one JSON line: the acquire result ({ status, holder?, message? }).

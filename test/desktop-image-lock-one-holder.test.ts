@@ -28,7 +28,7 @@ interface ChildAnswer {
 
 /** A holder in another process; resolves once it has said whether it got the lock. */
 async function holder(path: string, kind: LockKind, role: string, snapshot?: string): Promise<{ child: ChildProcessWithoutNullStreams; answer: ChildAnswer }> {
-  const args = ["--import", "tsx", join(__dirname, "image-lock-child.ts"), path, kind, lockDir, role];
+  const args = ["--import", "tsx", join(__dirname, "desktop-image-lock-child.ts"), path, kind, lockDir, role];
   if (snapshot !== undefined) args.push(snapshot);
   const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
   children.push(child);
