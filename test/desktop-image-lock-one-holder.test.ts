@@ -9,11 +9,17 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSync } from "esbuild";
 import { acquireImageLock, describeThisProcess, lockAddress, lockKey, readImageConsistent, type LockKind } from "../src/host/node/imageLock";
 
 const dir = mkdtempSync(join(tmpdir(), "pet-image-lock-"));
 const lockDir = join(dir, "locks");
+/** The child, bundled to plain JavaScript once: a holder starts in tens of milliseconds, not seconds. */
+const child = join(dir, "lock-child.mjs");
+beforeAll(() => {
+  buildSync({ entryPoints: [join(__dirname, "desktop-image-lock-child.ts")], bundle: true, platform: "node", format: "esm", outfile: child, logLevel: "error" });
+});
 const children: ChildProcessWithoutNullStreams[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
@@ -28,20 +34,20 @@ interface ChildAnswer {
 
 /** A holder in another process; resolves once it has said whether it got the lock. */
 async function holder(path: string, kind: LockKind, role: string, snapshot?: string): Promise<{ child: ChildProcessWithoutNullStreams; answer: ChildAnswer }> {
-  const args = ["--import", "tsx", join(__dirname, "desktop-image-lock-child.ts"), path, kind, lockDir, role];
+  const args = [child, path, kind, lockDir, role];
   if (snapshot !== undefined) args.push(snapshot);
-  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
-  children.push(child);
+  const proc = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+  children.push(proc);
   let out = "";
   const answer = await new Promise<ChildAnswer>((done, fail) => {
-    child.stdout.on("data", (d: Buffer) => {
+    proc.stdout.on("data", (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf("\n");
       if (nl >= 0) done(JSON.parse(out.slice(0, nl)) as ChildAnswer);
     });
-    child.on("exit", () => fail(new Error("lock child exited without an answer: " + out)));
+    proc.on("exit", () => fail(new Error("lock child exited without an answer: " + out)));
   });
-  return { child, answer };
+  return { child: proc, answer };
 }
 
 function killed(child: ChildProcessWithoutNullStreams): Promise<void> {

@@ -61,7 +61,8 @@ export interface SoakReport {
 /** A board the soak cannot work with at all (no pet, nothing to protect): the run stops at once. */
 export class SoakSetupError extends Error {}
 
-const PROBE_MS = 1500;
+/** A probe unanswered this long is sent again (a board still booting, a console reconnecting). */
+const PROBE_MS = 700;
 const FIRST_SAVE_MS = 20_000;
 /** A board still running the round's interval this long after a reset or command did not restart. */
 const NOT_RESTARTED_MS = 15_000;
