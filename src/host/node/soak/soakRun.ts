@@ -62,7 +62,7 @@ export interface SoakReport {
 export class SoakSetupError extends Error {}
 
 /** A probe unanswered this long is sent again (a board still booting, a console reconnecting). */
-const PROBE_MS = 700;
+const PROBE_MS = 400;
 const FIRST_SAVE_MS = 20_000;
 /** A board still running the round's interval this long after a reset or command did not restart. */
 const NOT_RESTARTED_MS = 15_000;
