@@ -99,9 +99,12 @@ export function lockKey(path: string): string {
   return process.platform === "win32" ? real.toLowerCase() : real;
 }
 
-/** The socket name for a key. */
+/**
+ * The socket name for a key. 80 bits of the path's hash: a socket file's whole path must fit in
+ * 104 bytes on macOS, whose temporary directory alone takes about 50.
+ */
 export function lockAddress(key: string, kind: LockKind, lockDir = join(tmpdir(), "espruino-pet-locks")): string {
-  const hash = createHash("sha256").update(key).digest("hex").slice(0, 40);
+  const hash = createHash("sha256").update(key).digest("hex").slice(0, 20);
   if (kind === "abstract") return "\0espruino-pet/image/" + hash;
   if (kind === "pipe") return "\\\\.\\pipe\\espruino-pet-image-" + hash;
   return join(lockDir, hash + ".sock");
