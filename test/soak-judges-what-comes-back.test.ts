@@ -14,7 +14,7 @@ import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { checkReadBack, parseSoakLines, type ConfirmedSave } from "../src/host/node/soak/soakProtocol";
 import { rtsCut } from "../src/host/node/soak/powerCuts";
 import type { BoardLink } from "../src/host/node/soak/boardLink";
-import { mustSave, newRegion, petPayload } from "./region-tools-fixtures";
+import { mustSave, newRegion, petPayload, rotten } from "./region-tools-fixtures";
 
 const board = readBoard(join(BOARDS_DIR, "desktop.json")); // 16 x 4 KiB, as the fixtures' region
 
@@ -73,6 +73,16 @@ describe("the soak's judgement of what comes back", () => {
     expect(c.held).toBe(false);
     expect(c.lost).toBe(1);
     expect(c.problems[0]).toMatch(/^mixed: /);
+  });
+
+  it("a committed save that does not load is mixed, even when the save behind it is the last confirmed one", () => {
+    const { sim, log } = newRegion();
+    mustSave(log, petPayload("Mochi", 5));
+    mustSave(log, rotten(petPayload("Mochi", 6))); // committed, but its bytes fail the CRC
+    const c = checkReadBack(readRegion(sim.image(), board), confirmed(5), status(petPayload("Mochi", 5)), MOCHI);
+    expect(c.held).toBe(false);
+    expect(c.lost).toBe(0);
+    expect(c.problems).toEqual(["the newest committed save does not load: the boot passed over 1 committed slot(s) that fail the check (mixed or damaged bytes)"]);
   });
 
   it("says so when the pet the board runs is not the save its region holds", () => {

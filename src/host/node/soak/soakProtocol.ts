@@ -104,7 +104,8 @@ export interface RoundCheck {
  * must not be lost) and
  * the pet the board runs now (`live`). The pet that comes back must be the same pet (the same name
  * bytes), its payload valid, not older than the last confirmed save (by update count, then world
- * clock), and, when it is one of the confirmed saves, equal to it in every field (nothing mixed).
+ * clock), and, when it is one of the confirmed saves, equal to it in every field; and no committed
+ * slot newer than it may fail to load (nothing mixed).
  * A save newer than the last confirmed one is fine: a save whose report the cut swallowed, or one
  * the firmware made after the restart.
  */
@@ -123,6 +124,11 @@ export function checkReadBack(region: RegionContents, confirmed: ConfirmedSave[]
   }
   const back = payloadJson(loaded.world, loaded.savedAt);
   let lost = 0;
+  // A committed save is one whose bytes were read back whole before its mark was set: none may fail
+  // to load. The boot passing over one is damage or a mixture, whatever it found behind it.
+  if (c.checks > 1) {
+    problems.push("the newest committed save does not load: the boot passed over " + (c.checks - 1) + " committed slot(s) that fail the check (mixed or damaged bytes)");
+  }
   if (back.nameHex !== petNameHex) {
     problems.push("a different pet came back: " + JSON.stringify(back.name) + " (name bytes " + back.nameHex + "), not the pet of the soak (" + petNameHex + ")");
     lost = confirmed.length;
