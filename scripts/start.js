@@ -85,7 +85,7 @@ const { runDesktop } = await import(new URL("../src/host/node/sim/desktop.ts", i
 const screen = process.stdout.isTTY === true && !args.lines;
 let run;
 try {
-  run = runDesktop({
+  run = await runDesktop({
     code,
     bundleName,
     board,

@@ -22,6 +22,8 @@ export interface Desktop {
   /** Resolves with the match of the first line (from `from` on) matching `re`. */
   waitFor(re: RegExp, timeoutMs?: number, from?: number): Promise<RegExpMatchArray>;
   send(keys: string): void;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -55,6 +57,7 @@ export function startDesktop(bundle: string, image: string, extra: string[] = []
     lines,
     exited,
     send: (keys) => child.stdin.write(keys),
+    stderr: () => stderr,
     waitFor(re, timeoutMs = 15000, from = 0) {
       return new Promise((resolvePromise, reject) => {
         const check = (): boolean => {

@@ -18,8 +18,11 @@ export interface FakeBoard {
   stop(): Promise<void>;
 }
 
-/** Starts a fake board ("repl", "silent", or "bridge" to host:port) and waits for its pty path. */
-export function startFakeBoard(mode: "repl" | "silent" | "bridge", transcript: string, bridgeTo?: [string, number]): Promise<FakeBoard> {
+/**
+ * Starts a fake board ("repl", "silent", or "bridge" to host:port) and waits for its pty path. A
+ * bridge port given as "@FILE" is read from FILE, and the bridge reconnects when the console drops.
+ */
+export function startFakeBoard(mode: "repl" | "silent" | "bridge", transcript: string, bridgeTo?: [string, number | string]): Promise<FakeBoard> {
   const args = [join(ROOT, "test", "fixtures", "fake-board-pty.py"), mode, transcript].concat(bridgeTo ? [bridgeTo[0], String(bridgeTo[1])] : []);
   writeFileSync(transcript, "");
   const child: ChildProcess = spawn("python3", args, { stdio: ["pipe", "pipe", "inherit"] });

@@ -20,7 +20,7 @@ export function espruinoShim(): Promise<string | null>;
 export function startEspruino(
   binary: string,
   dir: string,
-  options?: { readyTimeoutMs?: number; portWaitMs?: number },
+  options?: { readyTimeoutMs?: number; portWaitMs?: number; env?: Record<string, string> },
 ): Promise<EspruinoProcess>;
 /** process.env.BOARD and VERSION of an interpreter binary. */
 export function interpreterIdentity(binary: string): Promise<{ board: string; version: string }>;

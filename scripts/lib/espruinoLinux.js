@@ -151,14 +151,15 @@ async function buildShim() {
 
 /**
  * Starts the interpreter in `dir`. Returns { child, port, output(), exited(), waitFor(re, ms), kill() }.
+ * `env` adds variables to its environment (PET_FLASH_FAULTS for the shim's flash faults).
  * With the shim the console gets a port of its own at once; without it the start takes the port lock
  * and waits while anything still answers on port 2323 (another interpreter would receive our
  * commands), giving up after `portWaitMs`.
  */
-export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portWaitMs = 180000 } = {}) {
+export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portWaitMs = 180000, env: extraEnv = {} } = {}) {
   const shim = await espruinoShim();
   let portFile = null;
-  const env = { ...process.env };
+  const env = { ...process.env, ...extraEnv };
   if (shim) {
     portFile = join(mkdtempSync(join(tmpdir(), "pet-espruino-port-")), "port");
     env.LD_PRELOAD = env.LD_PRELOAD ? shim + " " + env.LD_PRELOAD : shim;

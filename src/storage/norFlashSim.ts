@@ -16,7 +16,10 @@
  *   "power-lost", and so does every later call until powerOn(); a cut during a read changes
  *   nothing, so only mutations are counted;
  * - failure injection: a read/write/erase that reports a failure status, throws, or (writes and
- *   erases) silently does nothing while reporting "ok", as the ESP32 port does;
+ *   erases) silently does nothing ("silent") or only its first half ("half") while reporting "ok",
+ *   as the ESP32 port can (it ignores the flash driver's errors). The same faults, by the same
+ *   names, are injected into Espruino's Linux build by scripts/lib/espruinoShim.c (docs/storage.md,
+ *   "Flash that lies");
  * - seeded randomness (xorshift32) so every tear is reproducible; no Math.random.
  */
 import { Flash, FlashRead, FlashStatus } from "./flash";
@@ -55,12 +58,14 @@ export interface PowerCutPlan {
   eraseTear?: EraseTear;
 }
 
-export type FailureMode = "status" | "throw" | "silent";
+export type FailureMode = "status" | "throw" | "silent" | "half";
 
 export interface FailureRule {
   op: "read" | "write" | "erase";
   /** "status": report read-failed/write-failed/erase-failed; "throw": throw an Error;
-   *  "silent" (write/erase only): do nothing and report "ok". */
+   *  "silent" (write/erase only): do nothing and report "ok";
+   *  "half" (write/erase only): only the first half lands (whole 4-byte words: a write's first
+   *  half of its bytes rounded down to a word, an erase's first half of the page), and report "ok". */
   mode: FailureMode;
   /** Matching operations to let through first (default 0). */
   after?: number;
@@ -323,6 +328,10 @@ export class NorFlashSim implements Flash {
       this.record("write", address, length, "ok", false);
       return "ok";
     }
+    if (f === "half") {
+      length = (length >> 1) & ~3;
+      data = data.subarray(0, length);
+    }
     if (this.strict) {
       for (let i = 0; i < length; i++) {
         const want = data[i] as number;
@@ -364,6 +373,13 @@ export class NorFlashSim implements Flash {
       return "erase-failed";
     }
     if (f === "silent") {
+      this.record("erase", address, this.pageSize, "ok", false);
+      return "ok";
+    }
+    if (f === "half") {
+      this.eraseCounters[page] = (this.eraseCounters[page] as number) + 1;
+      this.cells.fill(0xff, start, start + this.pageSize / 2);
+      this.changed(start, this.pageSize / 2);
       this.record("erase", address, this.pageSize, "ok", false);
       return "ok";
     }

@@ -148,6 +148,27 @@ interface SaveProgress {
 /** Wording shared by every commit-unknown result: what the caller may and may not assume. */
 const MAY_BE_NEWEST = ": this save may or may not be the one the next boot returns (save again to be sure)";
 
+/**
+ * What a write that did not read back as written did, in words for the failure message, naming the
+ * fault the way the simulator's failure injection and the interpreter's fault shim name it
+ * (docs/storage.md, "Flash that lies"): no effect at all (the cells still read erased: "write
+ * silent") or only a part of it ("write half"; also said of bytes that read back as neither).
+ * Only called on a mismatch, so a save's own path carries none of it; the cells were erased before.
+ */
+function writeMiss(back: Uint8Array, wanted: Uint8Array): string {
+  if (allErased(back)) return "the write had no effect";
+  let same = 0;
+  for (let i = 0; i < back.length; i++) if (back[i] === wanted[i]) same++;
+  return "the write landed only partly: " + same + " of " + back.length + " bytes as written";
+}
+
+/** What an erase that did not read back blank left ("erase silent", "erase half"), for the failure message. */
+function eraseMiss(sector: number, blank: Uint8Array): string {
+  let left = 0;
+  for (let i = 0; i < blank.length; i++) if (blank[i] !== ERASED) left++;
+  return "sector " + sector + " did not erase: " + left + " of its " + blank.length + " header and mark bytes read back unerased";
+}
+
 /** A result with nothing located; `checks` for loads that gave up after checking. */
 function fail(status: LogStatus, message: string, flashStatus: FlashStatus, checks?: number): LogResult {
   return { status: status, message: message, flashStatus: flashStatus, payload: null, checks: checks || 0, accepted: null, sector: -1, slot: -1, seq: -1, erased: false };
@@ -523,7 +544,7 @@ export class SlotLog {
     if (w !== "ok") return fail("write-failed", what + " failed (" + w + ")", w);
     const back = this.read_(HEADER_SIZE, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + sector + " failed", back.status);
-    return bytesEqual(back.bytes, header) ? STEP_OK : fail("verify-failed", "the header of sector " + sector + " did not program", "ok");
+    return bytesEqual(back.bytes, header) ? STEP_OK : fail("verify-failed", "the header of sector " + sector + " did not program (" + writeMiss(back.bytes, header) + ")", "ok");
   }
 
   /**
@@ -561,7 +582,7 @@ export class SlotLog {
     if (w !== "ok") return fail("write-failed", "clearing the header of sector " + target + " failed (" + w + ")", w);
     const back = this.read_(HEADER_SIZE, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + target + " failed", back.status);
-    if (decodeHeader(l, back.bytes).kind === "valid") return fail("verify-failed", "the header of sector " + target + " did not clear", "ok");
+    if (decodeHeader(l, back.bytes).kind === "valid") return fail("verify-failed", "the header of sector " + target + " did not clear (the write had no effect)", "ok");
     return STEP_OK;
   }
 
@@ -591,7 +612,7 @@ export class SlotLog {
     // The ESP32 port ignores erase errors: check that the header and the marks really are blank.
     const blank = this.read_(l.slotsOffset, base);
     if (blank.status !== "ok" || blank.bytes === null) return fail("read-failed", "reading back erased sector " + target + " failed", blank.status);
-    if (!allErased(blank.bytes)) return fail("verify-failed", "sector " + target + " did not erase", "ok");
+    if (!allErased(blank.bytes)) return fail("verify-failed", eraseMiss(target, blank.bytes), "ok");
     const programmed = this.programHeader_(target, seq, "writing the header of sector " + target);
     if (programmed !== STEP_OK) return programmed;
     this.newest_ = target;
@@ -635,7 +656,7 @@ export class SlotLog {
     // Read as 0xFF the mark is not set (a set bit never reads back as erased): nothing committed.
     if (mw !== "ok" && v === ERASED) return fail("write-failed", "writing the commit mark failed (" + mw + ")", mw);
     if (mw !== "ok") return fail("commit-unknown", "writing the commit mark reported " + mw + " but the mark reads set" + MAY_BE_NEWEST, mw);
-    return fail("verify-failed", "the commit mark did not program", "ok");
+    return fail("verify-failed", "the commit mark did not program (the write had no effect)", "ok");
   }
 
   /**
@@ -701,7 +722,7 @@ export class SlotLog {
       }
       if (!bytesEqual(back, payload)) {
         if (progress === null) progress = { erased: false, opens: 0, verifyFailures: 0 };
-        if (++progress.verifyFailures >= MAX_VERIFY_FAILURES) return fail("verify-failed", "the payload did not program (read-back differs)", "ok");
+        if (++progress.verifyFailures >= MAX_VERIFY_FAILURES) return fail("verify-failed", "the payload did not program (" + writeMiss(back, payload) + ")", "ok");
         continue;
       }
       // The commit: the mark programmed to 0x00 and read back; anything unusual is commitRest_'s.

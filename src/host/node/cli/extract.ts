@@ -5,7 +5,7 @@
  */
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
-import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readInput, usageError, writeOutput } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, readImageInput, usageError, writeOutput } from "./io";
 import { boardForImage, currentPayload, readRegion } from "./regionFile";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 
@@ -18,7 +18,7 @@ export const extractCommand: Command = {
     const out = parsed.values.output;
     if (typeof out !== "string" || out === "") throw usageError("extract needs -o PAYLOAD (the file to write, or - for stdout)");
     const path = parsed.positionals[0] as string;
-    const bytes = await readInput(path, io, INPUT_LIMITS.region);
+    const bytes = await readImageInput(path, io);
     if (bytes.length === PAYLOAD_LENGTH) {
       throw new CliError(EXIT_REJECTED, path + " is already an " + PAYLOAD_LENGTH + "-byte payload, not a region image");
     }

@@ -14,7 +14,7 @@ import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { showPayload } from "./decode";
 import { U64_ZERO } from "../../../core/u64";
-import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readPayloadInput } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, readImageOrPayloadInput } from "./io";
 import { boardForImage, readRegion } from "./regionFile";
 import { regionJson, regionText } from "../../files/regionReport";
 
@@ -28,7 +28,7 @@ export const inspectCommand: Command = {
   async run(args, io) {
     const parsed = parseCommandArgs(args, { json: { type: "boolean" }, all: { type: "boolean" }, board: { type: "string" } }, 1);
     const path = parsed.positionals[0] as string;
-    const { bytes, fromHex } = await readPayloadInput(path, io, INPUT_LIMITS.region);
+    const { bytes, fromHex } = await readImageOrPayloadInput(path, io);
     // Hex text is always a payload (regions are handed around as binary images only).
     if (bytes.length === PAYLOAD_LENGTH || fromHex) return showPayload(bytes, U64_ZERO, parsed.values.json === true, io);
     const board = boardForImage(bytes.length, parsed.values.board as string | undefined, path);

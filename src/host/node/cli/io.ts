@@ -5,6 +5,7 @@
  */
 import { open, type FileHandle } from "node:fs/promises";
 import { writeFileAtomic } from "../atomicFile";
+import { acquireImageLock, readImageConsistent, type HeldLock } from "../imageLock";
 import { payloadFromBytes, PayloadFileError, type PayloadInput } from "../../files/payloadFile";
 
 export { looksLikeHexText, type PayloadInput } from "../../files/payloadFile";
@@ -138,14 +139,49 @@ export function payloadFromInput(bytes: Uint8Array, path: string): PayloadInput 
   }
 }
 
-/** readInput, then payloadFromInput: what decode, verify, inspect and push read. */
+/** readInput, then payloadFromInput: what decode and verify read. */
 export async function readPayloadInput(path: string, io: CliIo, limit: InputLimit): Promise<PayloadInput> {
   return payloadFromInput(await readInput(path, io, limit), path === "-" ? "standard input" : path);
 }
 
 /**
- * Writes bytes to OUT, or to stdout when OUT is "-". A file is replaced through the desktop's shared
- * writeFileAtomic (temp sibling, fsync, rename, directory fsync; stale temps of earlier crashes
+ * A file that may be a region image (inspect, extract, push), read whole even while another program
+ * writes it: under the image's lock, or as the copy the writer hands out between two flash
+ * operations (src/host/node/imageLock.ts). A line on stderr says when the copy came from a writer.
+ */
+export async function readImageInput(path: string, io: CliIo): Promise<Uint8Array> {
+  const limit = INPUT_LIMITS.region;
+  if (path === "-") return readInput(path, io, limit);
+  const r = await readImageConsistent(path, () => readInput(path, io, limit), { maxBytes: limit.maxBytes });
+  if (r.note !== null) io.writeStderr(r.note + "\n");
+  return r.bytes;
+}
+
+/** readImageInput, then payloadFromInput: a payload or a region image (inspect, push). */
+export async function readImageOrPayloadInput(path: string, io: CliIo): Promise<PayloadInput> {
+  return payloadFromInput(await readImageInput(path, io), path === "-" ? "standard input" : path);
+}
+
+/**
+ * Takes the lock on an output file for as long as a command works towards it (`pull` holds it
+ * while the board is read, so a second writer is refused at once rather than after the transfer).
+ * Another process holding it is a CliError (exit 1) naming that process; nothing is written.
+ */
+export async function lockOutput(path: string): Promise<HeldLock> {
+  const taken = await acquireImageLock(path, { role: "write" });
+  if (taken.status === "ok") return taken.lock;
+  if (taken.status === "held") {
+    throw new CliError(
+      EXIT_REJECTED,
+      "cannot write " + taken.message + "; nothing was written. Only one program may write a file at a time: quit that one first, or write another file",
+    );
+  }
+  throw new CliError(EXIT_REJECTED, taken.message + "; nothing was written");
+}
+
+/**
+ * Writes bytes to OUT, or to stdout when OUT is "-". A file is replaced, under its lock (lockOutput),
+ * through the desktop's shared writeFileAtomic (temp sibling, fsync, rename, directory fsync; stale temps of earlier crashes
  * removed), so a crash leaves the old file or the new one; its failure message becomes ours.
  */
 export async function writeOutput(path: string, bytes: Uint8Array, io: CliIo): Promise<void> {
@@ -153,6 +189,12 @@ export async function writeOutput(path: string, bytes: Uint8Array, io: CliIo): P
     io.writeStdout(bytes);
     return;
   }
-  const written = writeFileAtomic(path, bytes);
-  if (written.status !== "ok") throw new CliError(EXIT_REJECTED, written.message);
+  // A file another program writes (npm start on a region image) must not be replaced under it.
+  const lock = await lockOutput(path);
+  try {
+    const written = writeFileAtomic(path, bytes);
+    if (written.status !== "ok") throw new CliError(EXIT_REJECTED, written.message);
+  } finally {
+    lock.release();
+  }
 }

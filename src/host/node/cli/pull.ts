@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
-import { CliError, EXIT_OK, EXIT_REJECTED, usageError, writeOutput, type CliIo } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, lockOutput, usageError, writeOutput, type CliIo } from "./io";
 import { BOARDS_DIR, readBoard, readRegion, type RegionBoard } from "./regionFile";
 
 /** parsePullLines with its refusal as a CliError (exit 1). */
@@ -29,9 +29,17 @@ export function parsePullOutput(text: string, size: number): Uint8Array {
 /** Pulls with any console (the tests pass a fake). Returns the exit code. */
 export async function pullWith(device: DeviceConsole, board: RegionBoard, out: string, io: CliIo): Promise<number> {
   const r = board.profile.petRegion;
-  const text = await device.run(pullProgram(r.address, r.size));
-  const image = parsePullOutput(text, r.size);
-  await writeOutput(out, image, io);
+  // The image is held from the start: a program running on it (npm start) is named at once, before
+  // the board is read, and nothing starts writing it while the transfer runs.
+  const lock = out === "-" ? null : await lockOutput(out);
+  let image: Uint8Array;
+  try {
+    const text = await device.run(pullProgram(r.address, r.size));
+    image = parsePullOutput(text, r.size);
+    await writeOutput(out, image, io);
+  } finally {
+    if (lock !== null) lock.release();
+  }
   const c = readRegion(image, board);
   const summary =
     c.current.status === "ok" ? "current save at sector " + c.current.sector + " slot " + c.current.slot : "warning: no readable save in it (" + c.current.status + ")";

@@ -15,7 +15,7 @@ import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
-import { CliError, EXIT_OK, EXIT_REJECTED, INPUT_LIMITS, readPayloadInput, usageError, type CliIo } from "./io";
+import { CliError, EXIT_OK, EXIT_REJECTED, readImageOrPayloadInput, usageError, type CliIo } from "./io";
 import { boardForImage, currentPayload, readRegion } from "./regionFile";
 
 /** The payload a file would push, or a CliError (exit 1) saying why it must not be pushed. */
@@ -79,7 +79,7 @@ export const pushCommand: Command = {
     const port = parsed.values.port;
     if (port === "") throw usageError("push --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     const path = parsed.positionals[0] as string;
-    const input = await readPayloadInput(path, io, INPUT_LIMITS.region);
+    const input = await readImageOrPayloadInput(path, io);
     const payload = payloadToPush(input.bytes, path, parsed.values.board as string | undefined, Date.now(), input.fromHex);
     return pushWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), payload, path, io);
   },

@@ -16,6 +16,7 @@ import { openRegionImage, type RegionImage } from "../regionImage";
 import { redrawSequence, screenLines, type PixelStyle, type ScreenInfo } from "./screen";
 import { createKeyHandler, type KeyActions } from "./keys";
 import { guardRegionImage } from "./imageGuard";
+import { acquireImageLock, type HeldLock } from "../imageLock";
 
 export interface DesktopOptions {
   /** The firmware bundle's source and a name for stack traces. */
@@ -31,6 +32,8 @@ export interface DesktopOptions {
   screen: boolean;
   /** --reset: start from an erased region whatever the file holds (else a file that is not a pet region is refused). */
   reset?: boolean;
+  /** How the image's lock names this run to a second writer (default: this process's command line). */
+  command?: string;
 }
 
 export interface DesktopRun {
@@ -49,7 +52,28 @@ const RESET_WORDS: { [verdict: string]: string } = {
 const REDRAW_MS = 100;
 const STATUS_POLL_MS = 250;
 
-export function runDesktop(o: DesktopOptions): DesktopRun {
+/**
+ * Takes the image's lock (docs/adr/0008-one-writer-per-image.md), then runs the firmware over it.
+ * Rejects, with a message naming the file and the way out, when another process writes the image,
+ * when the file is not a pet region, or when it cannot be opened; nothing is written then.
+ */
+export async function runDesktop(o: DesktopOptions): Promise<DesktopRun> {
+  const taken = await acquireImageLock(o.imagePath, { role: "write", command: o.command });
+  if (taken.status === "held") {
+    throw new Error(
+      "refusing to run on " + taken.message + ". Only one program may write a region image at a time: quit that one first (q), or use --image for another file",
+    );
+  }
+  if (taken.status !== "ok") throw new Error(taken.message);
+  try {
+    return runLocked(o, taken.lock);
+  } catch (e) {
+    taken.lock.release();
+    throw e;
+  }
+}
+
+function runLocked(o: DesktopOptions, lock: HeldLock): DesktopRun {
   const write = (s: string): void => {
     o.output.write(s);
   };
@@ -77,6 +101,13 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
   });
   if (opened.image === null) throw new Error(opened.message + " (use --image for another file)");
   const region: RegionImage = opened.image;
+  // A reader (pet-save inspect) gets the image as it stands between two flash operations. Once the
+  // file stopped following the flash, the file is what it should read (and be told about).
+  lock.setSnapshot(() => {
+    const fileError = region.fileError();
+    if (fileError !== null) throw new Error(fileError);
+    return region.sim.image();
+  });
   let lastSave: CurrentSave | null = readCurrentSave(region.flash, o.board.petRegion);
   let reportedFileError = false;
   let lastSaveClock = "";
@@ -203,6 +234,7 @@ export function runDesktop(o: DesktopOptions): DesktopRun {
     if (input.isTTY && typeof input.setRawMode === "function") input.setRawMode(false);
     input.pause();
     region.close();
+    lock.release();
     finish(code);
   }
 

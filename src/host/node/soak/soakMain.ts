@@ -1,0 +1,227 @@
+/**
+ * `npm run soak`: power cuts on a board that keeps saving, round after round, and a check after each
+ * that no confirmed save was lost (docs/board-soak.md). This file is the command line: options, the
+ * board (a serial port as `npm run flash` picks it, a tcp:// console, or Espruino's Linux build with
+ * --espruino), the way the power is cut, and the report. The rounds are soakRun.ts.
+ *
+ * Exit status: 0 when every round held, 1 when a save was lost or anything else went wrong in a
+ * round, 2 for bad usage or a board the soak cannot work with.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { BOARDS_DIR, readBoard } from "../cli/regionFile";
+import { CliError } from "../cli/io";
+import type { RegionBoard } from "../../files/regionReport";
+import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
+import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
+import { STOP_SAVING } from "./soakProtocol";
+import { runSoak, SoakSetupError, type SoakReport } from "./soakRun";
+
+export const USAGE =
+  "usage: npm run soak -- [--port P] [--rounds N] [--cut-with CMD | --manual] [--board FILE] [--interval MS] [--window MS] [--seed N] [--baud N] [--json]\n" +
+  "       npm run soak -- --espruino PATH [--dir DIR] [--rounds N] [--interval MS] [--window MS] [--seed N] [--json]";
+
+export const EXIT_HELD = 0;
+export const EXIT_LOST = 1;
+export const EXIT_USAGE = 2;
+
+export interface SoakIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const ROOT = resolve(BOARDS_DIR, "..");
+
+interface PortsLib {
+  PortError: new (message: string) => Error;
+  resolveBoardPort(named: string | undefined): Promise<{ path: string; lines: string[] }>;
+}
+interface BoardLib {
+  startInterpreterBoard(binary: string, dir: string): Promise<{ port: number; upload(profile: string): Promise<{ code: number; out: string }>; powerCut(): Promise<unknown>; stop(): Promise<void> }>;
+}
+interface LinuxLib {
+  interpreterProfile(binary: string): Promise<string>;
+}
+
+async function scriptLib<T>(name: string): Promise<T> {
+  return (await import(pathToFileURL(join(ROOT, "scripts", "lib", name)).href)) as T;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? s + " s" : Math.floor(s / 60) + " min " + (s % 60) + " s";
+}
+
+function positiveInt(name: string, v: string | undefined, dflt: number, min = 1): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error("--" + name + " takes a whole number of at least " + min + ", got " + v);
+  return n;
+}
+
+/** Where the soak runs and how it cuts; `close` undoes what was set up. */
+interface Target {
+  describe: string;
+  board: RegionBoard;
+  connect(): Promise<BoardLink>;
+  cut: PowerCut;
+  close(): Promise<void>;
+}
+
+async function interpreterTarget(binary: string, dirOption: string | undefined, boardOption: string | undefined, say: (l: string) => void): Promise<Target> {
+  const profile = boardOption ?? (await (await scriptLib<LinuxLib>("espruinoLinux.js")).interpreterProfile(binary));
+  const board = readBoard(profile);
+  const dir = dirOption ? resolve(dirOption) : mkdtempSync(join(tmpdir(), "pet-soak-"));
+  const ib = await (await scriptLib<BoardLib>("interpreterBoard.js")).startInterpreterBoard(binary, dir);
+  const close = async (): Promise<void> => {
+    await ib.stop();
+    if (!dirOption) rmSync(dir, { recursive: true, force: true });
+  };
+  say("Espruino's Linux build " + binary + " in " + dir + ": uploading the firmware for " + board.profile.name + " (" + profile + ")");
+  const up = await ib.upload(profile);
+  if (up.code !== 0) {
+    await close();
+    throw new SoakSetupError("the upload to the interpreter failed:\n" + up.out.trim().split("\n").slice(-5).join("\n"));
+  }
+  return {
+    describe: "Espruino's Linux build (" + binary + "), not a board",
+    board,
+    connect: () => openTcpLink("127.0.0.1", ib.port),
+    cut: killCut(() => ib.powerCut()),
+    close,
+  };
+}
+
+async function portTarget(named: string | undefined, cut: PowerCut, baud: number, boardOption: string | undefined, say: (l: string) => void): Promise<Target> {
+  const ports = await scriptLib<PortsLib>("serialPorts.js");
+  const find = async (): Promise<string> => {
+    try {
+      return (await ports.resolveBoardPort(named)).path;
+    } catch (e) {
+      if (e instanceof ports.PortError) throw new SoakSetupError(e.message);
+      throw e;
+    }
+  };
+  let first: { path: string; lines: string[] };
+  try {
+    first = await ports.resolveBoardPort(named);
+  } catch (e) {
+    if (e instanceof ports.PortError) throw new SoakSetupError(e.message);
+    throw e;
+  }
+  for (const l of first.lines) say(l);
+  const board = readBoard(boardOption ?? join(BOARDS_DIR, "esp32.json"));
+  const tcp = /^tcp:\/\/([^:/]+):(\d+)$/.exec(first.path);
+  if (first.path.startsWith("tcp://") && tcp === null) throw new SoakSetupError("a tcp port is tcp://HOST:PORT, got " + first.path);
+  if (tcp !== null && cut.kind === "rts") {
+    throw new SoakSetupError("a tcp:// console has no RTS line to reset the board with: cut the power with --cut-with CMD or --manual");
+  }
+  return {
+    describe: first.path,
+    board,
+    // An unplugged board may come back under another name: without --port it is looked for again.
+    connect: async () => (tcp !== null ? openTcpLink(tcp[1] as string, Number(tcp[2])) : openSerialLink(named ? first.path : await find(), baud)),
+    cut,
+    close: async () => undefined,
+  };
+}
+
+export function formatSummary(r: SoakReport): string {
+  return (
+    "summary: " + r.rounds + " rounds, " + r.confirmedSaves + " confirmed saves, " + r.lostSaves + " lost saves (must be 0), " +
+    r.problems.length + " problems, " + duration(r.durationMs)
+  );
+}
+
+export async function soakMain(argv: string[], io: SoakIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+  let v: { [k: string]: string | boolean | undefined };
+  let rounds: number, intervalMs: number, windowMs: number, seed: number, baud: number;
+  try {
+    v = parseArgs({
+      args: argv,
+      options: {
+        port: { type: "string", short: "p" },
+        rounds: { type: "string" },
+        "cut-with": { type: "string" },
+        manual: { type: "boolean" },
+        espruino: { type: "string" },
+        dir: { type: "string" },
+        board: { type: "string" },
+        interval: { type: "string" },
+        window: { type: "string" },
+        seed: { type: "string" },
+        baud: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }).values;
+    rounds = positiveInt("rounds", v.rounds as string | undefined, 20);
+    intervalMs = positiveInt("interval", v.interval as string | undefined, 50);
+    windowMs = positiveInt("window", v.window as string | undefined, 3000);
+    seed = positiveInt("seed", v.seed as string | undefined, (Date.now() % 2147483647) + 1);
+    baud = positiveInt("baud", v.baud as string | undefined, 115200);
+    if (v["cut-with"] !== undefined && v.manual) throw new Error("--cut-with and --manual are two ways to cut: choose one");
+    if (v.espruino !== undefined && (v.port !== undefined || v["cut-with"] !== undefined || v.manual || v.baud !== undefined)) {
+      throw new Error("--espruino runs the interpreter and cuts it itself: it takes none of --port, --cut-with, --manual, --baud");
+    }
+    if (v.dir !== undefined && v.espruino === undefined) throw new Error("--dir goes with --espruino");
+    if (v["cut-with"] === "") throw new Error("--cut-with needs a command");
+  } catch (e) {
+    io.err((e instanceof Error ? e.message : String(e)) + "\n" + USAGE + "\n");
+    return EXIT_USAGE;
+  }
+  if (v.help) {
+    io.out(USAGE + "\n");
+    return EXIT_HELD;
+  }
+  const json = v.json === true;
+  const say = (line: string): void => (json ? io.err(line + "\n") : io.out(line + "\n"));
+
+  let target: Target | null = null;
+  let current: BoardLink | null = null;
+  const onInterrupt = (): void => {
+    // Leave no board saving every few milliseconds: stop the round's interval, then go.
+    if (current !== null && current.isOpen) current.write("\x10" + STOP_SAVING + "\n");
+    setTimeout(() => process.exit(130), 300);
+  };
+  process.once("SIGINT", onInterrupt);
+  try {
+    if (typeof v.espruino === "string") target = await interpreterTarget(v.espruino, v.dir as string | undefined, v.board as string | undefined, say);
+    else {
+      const cut = typeof v["cut-with"] === "string" ? commandCut(v["cut-with"]) : v.manual ? manualCut() : rtsCut();
+      target = await portTarget(v.port as string | undefined, cut, baud, v.board as string | undefined, say);
+    }
+    const t = target;
+    say("soak: " + rounds + " rounds on " + t.describe + "; the power is cut by " + t.cut.describe + "; seed " + seed);
+    if (!t.cut.cutsFlashPower) say("note: " + RESET_IS_NOT_POWER_LOSS);
+    const report = await runSoak({
+      rounds,
+      intervalMs,
+      windowMs,
+      seed,
+      board: t.board,
+      connect: async () => (current = await t.connect()),
+      cut: t.cut,
+      say,
+    });
+    say(formatSummary(report));
+    if (!report.cutsFlashPower) say("note: these were resets, not power cuts (see the note above)");
+    for (const p of report.problems) say("problem: " + p);
+    if (json) io.out(JSON.stringify({ ...report, target: t.describe, board: t.board.profile.name }, null, 2) + "\n");
+    return report.lostSaves > 0 || report.problems.length > 0 ? EXIT_LOST : EXIT_HELD;
+  } catch (e) {
+    // A board the soak cannot work with (no port, no pet, a cut that cannot be made, a bad profile).
+    if (e instanceof SoakSetupError || e instanceof CutError || e instanceof CliError || e instanceof Error) {
+      io.err("soak: " + e.message + "\n");
+      return EXIT_USAGE;
+    }
+    throw e;
+  } finally {
+    process.removeListener("SIGINT", onInterrupt);
+    if (target !== null) await target.close().catch(() => undefined);
+  }
+}

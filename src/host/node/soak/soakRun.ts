@@ -1,0 +1,225 @@
+/**
+ * The soak's rounds (docs/board-soak.md): the board saves continuously and reports each confirmed
+ * save; at a random instant its power is cut; once it answers again the region is read and judged
+ * against the confirmed saves (soakProtocol.ts). The result is a report with at least `rounds`,
+ * `confirmedSaves`, `lostSaves` and `problems` (empty when everything held).
+ */
+import { createPrng } from "../../../storage/norFlashSim";
+import { parsePullLines, pullProgram } from "../../files/regionPull";
+import { readRegion, type RegionBoard, type RegionContents } from "../../files/regionReport";
+import type { PayloadJson } from "../../../save/payloadJson";
+import { BoardConsole, type BoardLink } from "./boardLink";
+import { CutError, RESET_IS_NOT_POWER_LOSS, type PowerCut } from "./powerCuts";
+import { checkReadBack, parseSoakLines, PET_STATUS, PROBE, savingProgram, STOP_SAVING, type ConfirmedSave } from "./soakProtocol";
+
+export interface SoakOptions {
+  rounds: number;
+  /** Milliseconds between two saves on the board. */
+  intervalMs: number;
+  /** The cut comes at a random instant within this many ms after the round's first confirmed save. */
+  windowMs: number;
+  seed: number;
+  board: RegionBoard;
+  /** Opens the board's console (again after a cut: the port may have come back under a new name). */
+  connect(): Promise<BoardLink>;
+  cut: PowerCut;
+  /** Progress for the person, one line at a time. */
+  say(line: string): void;
+}
+
+export interface RoundResult {
+  round: number;
+  confirmedSaves: number;
+  /** The last confirmed save's counters (this round's, or the one before when none was confirmed). */
+  lastConfirmed: { updateCount: string; elapsedMs: string } | null;
+  /** When the cut came, in ms after the round's first confirmed save. */
+  cutAfterMs: number;
+  backAfterMs: number;
+  readBack: { updateCount: string; elapsedMs: string } | null;
+  lostSaves: number;
+  held: boolean;
+  failedSaves: string[];
+}
+
+export interface SoakReport {
+  rounds: number;
+  confirmedSaves: number;
+  lostSaves: number;
+  problems: string[];
+  durationMs: number;
+  seed: number;
+  cut: string;
+  /** False for a reset: then the run proves less (RESET_IS_NOT_POWER_LOSS). */
+  cutsFlashPower: boolean;
+  note: string | null;
+  pet: { name: string; nameHex: string } | null;
+  /** What the board says it is: process.env.BOARD and VERSION (LINUX_ESP32 for the interpreter, not a board). */
+  boardInfo: { board: string; version: string } | null;
+  roundResults: RoundResult[];
+}
+
+/** A board the soak cannot work with at all (no pet, nothing to protect): the run stops at once. */
+export class SoakSetupError extends Error {}
+
+/** A probe unanswered this long is sent again (a board still booting, a console reconnecting). */
+const PROBE_MS = 400;
+const FIRST_SAVE_MS = 20_000;
+/** A board still running the round's interval this long after a reset or command did not restart. */
+const NOT_RESTARTED_MS = 15_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function counters(s: PayloadJson | null): { updateCount: string; elapsedMs: string } | null {
+  return s === null ? null : { updateCount: s.updateCount, elapsedMs: s.elapsedMs };
+}
+
+/** The region as the board holds it, read in one synchronous program (no save falls inside it). */
+async function readBoardRegion(con: BoardConsole, board: RegionBoard): Promise<RegionContents> {
+  const r = board.profile.petRegion;
+  // About 10 s for 64 KiB at 115200 baud; far less over TCP.
+  const text = await con.run(pullProgram(r.address, r.size), 30_000 + r.size / 4, "reading the pet region");
+  return readRegion(parsePullLines(text, r.size), board);
+}
+
+export async function runSoak(o: SoakOptions): Promise<SoakReport> {
+  const started = Date.now();
+  const random = createPrng(o.seed);
+  const report: SoakReport = {
+    rounds: 0,
+    confirmedSaves: 0,
+    lostSaves: 0,
+    problems: [],
+    durationMs: 0,
+    seed: o.seed,
+    cut: o.cut.kind,
+    cutsFlashPower: o.cut.cutsFlashPower,
+    note: o.cut.cutsFlashPower ? null : RESET_IS_NOT_POWER_LOSS,
+    pet: null,
+    boardInfo: null,
+    roundResults: [],
+  };
+  let roundLines: string[] = [];
+  let link = await o.connect();
+  let con = new BoardConsole(link);
+  const listen = (c: BoardConsole): void => c.onLine((line) => roundLines.push(line));
+  listen(con);
+
+  try {
+    const probe = (await con.evaluate(PROBE)) as { pet: boolean; soak: boolean };
+    if (!probe.pet) throw new SoakSetupError("the board at " + link.name + " has no pet console: the pet firmware is not running on it (upload it with npm run flash)");
+    if (probe.soak) await con.evaluate(STOP_SAVING); // left running by a soak that was interrupted
+    report.boardInfo = (await con.evaluate("({board:String(process.env.BOARD),version:String(process.env.VERSION)})")) as { board: string; version: string };
+    o.say("board: " + report.boardInfo.board + ", Espruino " + report.boardInfo.version + ", at " + link.name);
+    const region = await readBoardRegion(con, o.board);
+    const live = (await con.evaluate(PET_STATUS)) as PayloadJson | null;
+    if (region.current.status !== "ok" || region.current.payload === null || live === null) {
+      throw new SoakSetupError(
+        "the board's pet region holds no readable save (" + region.current.status + ": " + region.current.message + "); " +
+          "the soak needs a pet that saves (pet.status() and pet.save() on the console say more)",
+      );
+    }
+    report.pet = { name: live.name, nameHex: live.nameHex };
+    o.say("pet: " + live.name + ", updates " + live.updateCount + "; the region's newest save is sector " + region.current.sector + " slot " + region.current.slot);
+    let lastConfirmed: ConfirmedSave = { round: 0, n: 0, status: live };
+    // The baseline is what the region holds, not the live pet (which may be ahead of its last save).
+    const baseline = checkReadBack(region, [], live, live.nameHex);
+    if (baseline.readBack !== null) lastConfirmed = { round: 0, n: 0, status: baseline.readBack };
+
+    for (let round = 1; round <= o.rounds; round++) {
+      // A round that cannot finish (the board stopped answering mid-read, say) ends the run with
+      // what it found; a cut that cannot be made at all is the caller's (CutError).
+      try {
+        roundLines = [];
+        await con.evaluate(savingProgram(round, o.intervalMs));
+        const firstBy = Date.now() + FIRST_SAVE_MS;
+        while (parseSoakLines(roundLines, round).saves.length === 0 && Date.now() < firstBy && link.isOpen) await sleep(20);
+        const delay = random() % Math.max(1, o.windowMs);
+        await sleep(delay);
+        const cutAt = Date.now();
+        try {
+          await o.cut.cut(link, o.say, round);
+        } catch (e) {
+          if (link.isOpen) await con.evaluate(STOP_SAVING).catch(() => undefined);
+          throw e;
+        }
+        // Back: the board answers and runs no soak interval any more (it restarted).
+        const backBy = Date.now() + o.cut.backWithinMs;
+        const stillRunningBy = Date.now() + NOT_RESTARTED_MS;
+        let back = false;
+        while (!back) {
+          if (Date.now() > backBy) {
+            report.problems.push("round " + round + ": the board did not answer within " + o.cut.backWithinMs / 1000 + " s of the cut");
+            break;
+          }
+          if (!link.isOpen) {
+            try {
+              link = await o.connect();
+              con = new BoardConsole(link);
+              listen(con);
+            } catch {
+              await sleep(500);
+              continue;
+            }
+          }
+          let p: { pet: boolean; soak: boolean };
+          try {
+            p = (await con.evaluate(PROBE, PROBE_MS)) as { pet: boolean; soak: boolean };
+          } catch {
+            await sleep(200);
+            continue;
+          }
+          if (p.soak && o.cut.kind !== "manual" && Date.now() > stillRunningBy) {
+            await con.evaluate(STOP_SAVING).catch(() => undefined);
+            throw new CutError(
+              "round " + round + ": the board kept running through the cut: it never restarted" +
+                (o.cut.kind === "rts" ? " (is RTS wired to EN on this board? If not, use --cut-with CMD or --manual)" : ""),
+            );
+          }
+          if (!p.soak && p.pet) back = true;
+          else await sleep(300);
+        }
+        const backAfterMs = Date.now() - cutAt;
+        const { saves, failures } = parseSoakLines(roundLines, round);
+        report.rounds = round;
+        report.confirmedSaves += saves.length;
+        for (const f of failures.slice(0, 3)) report.problems.push("round " + round + ": a save failed on the board: " + f);
+        if (saves.length === 0 && failures.length === 0) report.problems.push("round " + round + ": the board confirmed no save before the cut (none within " + FIRST_SAVE_MS / 1000 + " s)");
+        if (!back) break;
+        const region = await readBoardRegion(con, o.board);
+        const live = (await con.evaluate(PET_STATUS)) as PayloadJson | null;
+        const check = checkReadBack(region, [lastConfirmed, ...saves], live, report.pet.nameHex);
+        const confirmedNow = saves.length > 0 ? (saves[saves.length - 1] as ConfirmedSave) : lastConfirmed;
+        report.lostSaves += check.lost;
+        for (const p of check.problems) report.problems.push("round " + round + ": " + p);
+        report.roundResults.push({
+          round,
+          confirmedSaves: saves.length,
+          lastConfirmed: counters(confirmedNow.status),
+          cutAfterMs: delay,
+          backAfterMs,
+          readBack: counters(check.readBack),
+          lostSaves: check.lost,
+          held: check.held,
+          failedSaves: failures,
+        });
+        o.say(
+          "round " + round + "/" + o.rounds + ": " + saves.length + " saves confirmed, cut " + delay + " ms after the first; back after " +
+            (backAfterMs / 1000).toFixed(1) + " s: " + (check.readBack ? check.readBack.name + ", updates " + check.readBack.updateCount : "no pet") +
+            " (last confirmed: updates " + confirmedNow.status.updateCount + "): " + (check.held ? "held" : "NOT HELD: " + check.problems.join("; ")),
+        );
+        lastConfirmed = confirmedNow;
+      } catch (e) {
+        if (e instanceof CutError) throw e;
+        report.rounds = round;
+        report.problems.push("round " + round + ": " + (e instanceof Error ? e.message : String(e)));
+        break;
+      }
+    }
+  } finally {
+    report.durationMs = Date.now() - started;
+    await link.close().catch(() => undefined);
+  }
+  return report;
+}
