@@ -20,7 +20,6 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildCacheDir, buildCacheEnabled, buildKey, cachedBuild } from "./buildCache.js";
-import { checkPassed, rememberCheck, typeCheck, TypeCheckError } from "./typeCheck.js";
 
 // rollup, TypeScript, terser and tsx take most of a second to load: they are imported only when a
 // build really runs (a cache miss), so that `npm start`, `npm run flash` and the tests start at once
@@ -278,6 +277,7 @@ export async function buildFirmware(options = {}) {
   const cacheDir = buildCacheDir(ROOT);
   const build = async () => {
     if (options.onBuild) options.onBuild();
+    const { checkPassed, rememberCheck } = await import("./typeCheck.js");
     // The type check does not depend on the profile: one that passed for these sources is not run again.
     const checkKey = useCache ? buildKey(ROOT, { entry, boardText: "", options: { typeCheck: true } }) : null;
     const value = await buildUncached(entry, await loadBoardProfile(board), checkKey !== null && checkPassed(cacheDir, checkKey));
@@ -330,10 +330,11 @@ async function buildUncached(entry, profile, checked) {
   const minifier = startMinifier();
   let bundle = null;
   try {
-    const [{ rollup }, { default: ts }, { transpilePlugin }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
+    const [{ rollup }, { default: ts }, { transpilePlugin }, { typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
       import("rollup"),
       import("typescript"),
       import("./tsTranspile.js"),
+      import("./typeCheck.js"),
       import("./hoist.js"),
       import("./outerBlock.js"),
       import("./unwrapClasses.js"),
