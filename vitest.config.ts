@@ -1,20 +1,54 @@
+import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test files that run everything in their own process (no child processes, interpreters or
+ * browsers, no mocks, no environment left changed) share their workers' module graph
+ * (isolate: false): vitest then transforms and imports the sources once per worker instead of once
+ * per file, which on two cores was about a third of a second of CPU for each of these ~70 files. The
+ * others keep a fresh module graph each.
+ */
+const SHARED_PREFIXES = ["codec-", "core-", "storage-", "firmware-", "boards-", "layers-", "cli-", "bundle-checker", "bundle-hoist", "desktop-host-", "desktop-atomic-", "desktop-screen-"];
+const OWN_GRAPH = [
+  "firmware-on-espruino-linux.test.ts", // the interpreter
+  "firmware-boot-and-tick-cost.test.ts", // vi.mock
+  "codec-conformance-c-reader.test.ts", // a C compiler and its program
+  "cli-spawn.test.ts", // bin/pet-save.js as a process
+  "cli-pull-push-espruino.test.ts", // the interpreter
+  "cli-pull-push-pty.test.ts", // a pty board; PET_SERIAL_LIST
+];
+const files = readdirSync(new URL("./test/", import.meta.url)).filter((f) => f.endsWith(".test.ts"));
+const shared = files.filter((f) => SHARED_PREFIXES.some((p) => f.startsWith(p)) && !OWN_GRAPH.includes(f)).map((f) => "test/" + f);
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Most test files spend their time waiting on child processes (the interpreter, the uploader,
     // `npm start`, Chromium), not on the CPU, so they run four at a time even on two cores, where
     // vitest's default (cores - 1) would run them one by one.
     maxWorkers: Math.max(4, availableParallelism()),
-    globalSetup: [
-      // Says how to get an interpreter when ESPRUINO is not set (see the file).
-      "test/espruino-global-setup.ts",
-      // Web tests share one build of the page (see the file).
-      "test/web-global-setup.ts",
+    projects: [
+      { extends: true, test: { name: "in-process", include: shared, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: "processes",
+          include: ["test/**/*.test.ts"],
+          exclude: shared,
+          // Set up once for the run (a project's global setup runs once per project): what the
+          // in-process files need none of.
+          globalSetup: [
+            // Says how to get an interpreter when ESPRUINO is not set (see the file).
+            "test/espruino-global-setup.ts",
+            // Web tests share one build of the page (see the file).
+            "test/web-global-setup.ts",
+            // pet-save and npm start compiled once, before the tests that run them (see the file).
+            "test/host-global-setup.ts",
+          ],
+        },
+      },
     ],
   },
 });

@@ -11,9 +11,6 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ROOT } from "./lib/build.js";
-import { buildWeb } from "./lib/buildWeb.js";
-import { serveStatic } from "./lib/staticServer.js";
-import { launchChromium } from "./lib/chromium.js";
 import { guardOutput, versionLine, wantsVersion } from "./lib/processEdges.js";
 
 const PROGRAM = "npm run screenshot:web";
@@ -55,6 +52,8 @@ if (values.help) {
   process.stdout.write(HELP);
   process.exit(0);
 }
+// Loaded only now: Chromium's driver takes a second to load, which --help and --version need not wait for.
+const [{ buildWeb }, { serveStatic }, { launchChromium }] = await Promise.all([import("./lib/buildWeb.js"), import("./lib/staticServer.js"), import("./lib/chromium.js")]);
 const out = resolve(values.out || join(ROOT, "docs", "web-page.png"));
 const viewport = values.phone ? { width: 390, height: 844 } : { width: 1280, height: 760 };
 

@@ -39,7 +39,8 @@ describe("the npm scripts' entries", () => {
         name,
         version: await run(command, ["--version"]),
         help: await run(command, ["--help"]),
-        bad: name === "build-host" ? null : await run(command, ["--no-such-option"]),
+        // (bench's own refusal, of an --espruino that is not there, is the next test: one start through tsx fewer.)
+        bad: name === "build-host" || name === "npm run bench" ? null : await run(command, ["--no-such-option"]),
       })),
     );
     for (const r of results) {
@@ -50,8 +51,10 @@ describe("the npm scripts' entries", () => {
       if (r.name !== "build-host") {
         expect(r.help.stdout, r.name).toMatch(/\n {2}-h, --help +this help\n/);
         expect(r.help.stdout, r.name).toMatch(/examples?:\n {2}\S/);
+      }
+      if (r.bad !== null) {
         expect(r.bad, r.name).toMatchObject({ code: 2 });
-        expect(r.bad!.stderr, r.name).toMatch(/usage: /);
+        expect(r.bad.stderr, r.name).toMatch(/usage: /);
       }
     }
   });
