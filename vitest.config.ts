@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./test/slow-first-sequencer";
 
 /**
  * Test files that run everything in their own process (no child processes, interpreters or
@@ -29,12 +30,15 @@ export default defineConfig({
     // `npm start`, Chromium), not on the CPU, so they run four at a time even on two cores, where
     // vitest's default (cores - 1) would run them one by one.
     maxWorkers: Math.max(4, availableParallelism()),
+    // The files that mostly wait start first (see the file).
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      { extends: true, test: { name: "in-process", include: shared, isolate: false } },
+      // Named so that vitest, which runs projects in the order of their names, starts "isolated" first.
+      { extends: true, test: { name: "shared", include: shared, isolate: false } },
       {
         extends: true,
         test: {
-          name: "processes",
+          name: "isolated",
           include: ["test/**/*.test.ts"],
           exclude: shared,
           // Set up once for the run (a project's global setup runs once per project): what the
