@@ -30,10 +30,9 @@ export default defineConfig({
     // `npm start`, Chromium), not on the CPU, so they run four at a time even on two cores, where
     // vitest's default (cores - 1) would run them one by one.
     maxWorkers: Math.max(4, availableParallelism()),
-    // The files that mostly wait start first (see the file).
+    // The files that mostly wait start first, the in-process ones fill their waits (see the file).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      // Named so that vitest, which runs projects in the order of their names, starts "isolated" first.
       { extends: true, test: { name: "shared", include: shared, isolate: false } },
       {
         extends: true,

@@ -1,11 +1,10 @@
 /**
  * The order test files start in. vitest sorts by the durations of the last run, which a fresh clone
- * (CI) does not have: it then starts the largest files first, and the files that spend the longest
- * waiting on other processes (the interpreter, Chromium, the uploader, a cold firmware build) could
- * start last and make the run's tail. So those start first here, in the order below (the longest
- * measured first), then everything else in vitest's own order. Projects keep vitest's order too:
- * "isolated" (the files with child processes) before "shared" (the in-process files, whose CPU
- * work fills the waits).
+ * (CI) does not have, and runs one project's files after the other's. Here: first the files that
+ * spend the longest waiting on other processes (the interpreter, Chromium, the uploader, a cold
+ * firmware build), in the order below, longest measured first, so that none of them starts late
+ * and makes the run's tail; then the in-process files ("shared"), whose CPU work fills those waits;
+ * then every other file, in vitest's own order.
  */
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -33,14 +32,10 @@ function rank(spec: TestSpecification): number {
 
 export default class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    // Projects in vitest's order; within each, the ranked files first (sort is stable, so files of
-    // the same rank keep vitest's order).
-    const byProject = new Map<string, TestSpecification[]>();
-    for (const spec of await super.sort(files)) {
-      const group = byProject.get(spec.project.name) ?? [];
-      group.push(spec);
-      byProject.set(spec.project.name, group);
-    }
-    return [...byProject.values()].flatMap((group) => group.sort((a, b) => rank(a) - rank(b)));
+    const sorted = await super.sort(files);
+    const waits = sorted.filter((s) => rank(s) < LONG_WAITS_FIRST.length).sort((a, b) => rank(a) - rank(b));
+    const rest = sorted.filter((s) => rank(s) === LONG_WAITS_FIRST.length);
+    const shared = rest.filter((s) => s.project.config.isolate === false);
+    return [...waits, ...shared, ...rest.filter((s) => s.project.config.isolate !== false)];
   }
 }
