@@ -1,13 +1,13 @@
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
-import SlowFirstSequencer from "./test/slow-first-sequencer";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * Test files that run everything in their own process (no child processes, interpreters or
  * browsers, no mocks, no environment left changed) share their workers' module graph
  * (isolate: false): vitest then transforms and imports the sources once per worker instead of once
- * per file, which on two cores was about a third of a second of CPU for each of these ~70 files. The
+ * per file, which on two cores was about a third of a second of CPU for each of these 64 files. The
  * others keep a fresh module graph each.
  */
 const SHARED_PREFIXES = ["codec-", "core-", "storage-", "firmware-", "boards-", "layers-", "cli-", "bundle-checker", "bundle-hoist", "desktop-host-", "desktop-atomic-", "desktop-screen-"];
@@ -22,6 +22,46 @@ const OWN_GRAPH = [
 const files = readdirSync(new URL("./test/", import.meta.url)).filter((f) => f.endsWith(".test.ts"));
 const shared = files.filter((f) => SHARED_PREFIXES.some((p) => f.startsWith(p)) && !OWN_GRAPH.includes(f)).map((f) => "test/" + f);
 
+/**
+ * The order test files start in. vitest sorts by the durations of the last run, which a fresh clone
+ * (CI) does not have, and runs one project's files after the other's. Here: first the files that
+ * spend the longest waiting on other processes (the interpreter, Chromium, the uploader, a cold
+ * firmware build), in the order below, longest measured first, so that none of them starts late
+ * and makes the run's tail; then the in-process files ("shared"), whose CPU work fills those waits;
+ * then every other file, in vitest's own order. The list: the files whose wall time was mostly
+ * waiting, measured on a fresh clone, longest first.
+ */
+const LONG_WAITS_FIRST = [
+  "firmware-on-espruino-linux.test.ts",
+  "flash-serial-pty-espruino.test.ts",
+  "web-espruino-write-esptool-boundary.test.ts",
+  "web-device-upload-over-fake-serial.test.ts",
+  "bundle-build-from-any-directory.test.ts",
+  "web-simulator-pet-survives-reload.test.ts",
+  "flash-serial-auto-pick.test.ts",
+  "build-cache-keyed-by-content.test.ts",
+  "web-backups-and-file-view-offline.test.ts",
+  "bundle-transpile-matches-program-emit.test.ts",
+  "bundle-type-errors-stop-the-build.test.ts",
+  "cli-pull-push-pty.test.ts",
+  "package-runs-with-production-dependencies-only.test.ts",
+];
+
+function rank(spec: TestSpecification): number {
+  const i = LONG_WAITS_FIRST.findIndex((name) => spec.moduleId.endsWith("/" + name));
+  return i < 0 ? LONG_WAITS_FIRST.length : i;
+}
+
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const waits = sorted.filter((s) => rank(s) < LONG_WAITS_FIRST.length).sort((a, b) => rank(a) - rank(b));
+    const rest = sorted.filter((s) => rank(s) === LONG_WAITS_FIRST.length);
+    const shared = rest.filter((s) => s.project.config.isolate === false);
+    return [...waits, ...shared, ...rest.filter((s) => s.project.config.isolate !== false)];
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -30,7 +70,7 @@ export default defineConfig({
     // `npm start`, Chromium), not on the CPU, so they run four at a time even on two cores, where
     // vitest's default (cores - 1) would run them one by one.
     maxWorkers: Math.max(4, availableParallelism()),
-    // The files that mostly wait start first, the in-process ones fill their waits (see the file).
+    // The files that mostly wait start first, the in-process ones fill their waits (see above).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       { extends: true, test: { name: "shared", include: shared, isolate: false } },
