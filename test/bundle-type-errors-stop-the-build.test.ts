@@ -3,12 +3,16 @@
  * (scripts/lib/typeCheck.js): an entry using what the ES5 library does not have (Map) fails with
  * TypeScript's error naming the file and line, and nothing is cached; the same entry without the
  * error builds, and its passing check is remembered (for the other profiles of the same sources).
+ * A check that another process is running is awaited rather than done twice, unless its owner is
+ * gone; a failed check leaves no mark.
  */
 import { afterAll, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
+import { checkPassed, sharedCheck } from "../scripts/lib/typeCheck.js";
 
 // Entries must sit inside the repository (only its files are compiled); tmp/ is ignored by git.
 mkdirSync(join(ROOT, "tmp"), { recursive: true });
@@ -51,3 +55,31 @@ it("fails on a type error with TypeScript's message, and builds once it is fixed
     delete process.env.PET_BUILD_CACHE_DIR;
   }
 }, 60_000);
+
+it("waits for a check another process is running, takes over a dead one's, and remembers only passes", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pet-check-lock-"));
+  try {
+    let runs = 0;
+    const pass = () => (runs++, { errors: [], warnings: [] });
+    // A live owner (this very process stands in for it): its pass lands while we wait.
+    writeFileSync(join(dir, "check-a.lock"), String(process.pid));
+    setTimeout(() => {
+      writeFileSync(join(dir, "check-a.ok"), "");
+      rmSync(join(dir, "check-a.lock"));
+    }, 300);
+    expect(await sharedCheck(dir, "a", pass)).toEqual({ errors: [], warnings: [] });
+    expect(runs).toBe(0);
+    // A lock whose owner has exited is taken over.
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+    writeFileSync(join(dir, "check-b.lock"), gone);
+    expect(await sharedCheck(dir, "b", pass)).toEqual({ errors: [], warnings: [] });
+    expect(runs).toBe(1);
+    expect(checkPassed(dir, "b")).toBe(true);
+    expect(existsSync(join(dir, "check-b.lock"))).toBe(false);
+    // A failure is answered, and neither remembered nor left locked.
+    expect(await sharedCheck(dir, "c", () => ({ errors: ["x.ts(1,1): error TS1: no"], warnings: [] }))).toEqual({ errors: ["x.ts(1,1): error TS1: no"], warnings: [] });
+    expect(readdirSync(dir).filter((n) => n.startsWith("check-c"))).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -277,12 +277,10 @@ export async function buildFirmware(options = {}) {
   const cacheDir = buildCacheDir(ROOT);
   const build = async () => {
     if (options.onBuild) options.onBuild();
-    const { checkPassed, rememberCheck } = await import("./typeCheck.js");
-    // The type check does not depend on the profile: one that passed for these sources is not run again.
-    const checkKey = useCache ? buildKey(ROOT, { entry, boardText: "", options: { typeCheck: true } }) : null;
-    const value = await buildUncached(entry, await loadBoardProfile(board), checkKey !== null && checkPassed(cacheDir, checkKey));
-    if (checkKey !== null) rememberCheck(cacheDir, checkKey);
-    return value;
+    // The type check does not depend on the profile: it is shared by every build of these sources
+    // (typeCheck.js, sharedCheck), keyed like a bundle but without the profile.
+    const checkKey = useCache ? { dir: cacheDir, key: buildKey(ROOT, { entry, boardText: "", options: { typeCheck: true } }) } : null;
+    return buildUncached(entry, await loadBoardProfile(board), checkKey);
   };
   // A hit was built from this very profile text by this very checker (both are hashed), so the
   // profile passed the check then and would pass it now.
@@ -307,15 +305,15 @@ export async function buildFirmware(options = {}) {
 }
 
 /**
- * rollup, TypeScript's emit and terser over `entry` for a checked `profile`, with the type check
- * unless `checked` (it passed for these sources before): `{code, unminified, warnings}`.
+ * rollup, TypeScript's emit and terser over `entry` for a checked `profile`, and the type check,
+ * shared through the build cache when `shared` ({dir, key}) is given: `{code, unminified, warnings}`.
  *
  * The order is the one that is quickest on two cores: terser's worker starts first (it loads while
  * this thread loads TypeScript); the bundle is transpiled file by file and put together; the
  * minified output is asked for, and while terser works on it in its worker this thread runs the
  * type check. A type error fails the build all the same, before anything is returned or cached.
  */
-async function buildUncached(entry, profile, checked) {
+async function buildUncached(entry, profile, shared) {
   const warnings = [];
   // tsconfig.firmware.json lists src/host/espruino/main.ts as the program's root; another entry (a bench
   // probe) gets a throw-away config that extends it with that root instead.
@@ -330,7 +328,7 @@ async function buildUncached(entry, profile, checked) {
   const minifier = startMinifier();
   let bundle = null;
   try {
-    const [{ rollup }, { default: ts }, { transpilePlugin }, { typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
+    const [{ rollup }, { default: ts }, { transpilePlugin }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
       import("rollup"),
       import("typescript"),
       import("./tsTranspile.js"),
@@ -349,11 +347,10 @@ async function buildUncached(entry, profile, checked) {
     const minified = bundle.generate({ ...output, plugins });
     // Once terser has the code (or the generation failed before it), check the types meanwhile.
     await Promise.race([sent, minified.catch(() => undefined)]);
-    if (!checked) {
-      const check = typeCheck(ts, tsconfig, ROOT);
-      if (check.errors.length > 0) throw new TypeCheckError(check.errors);
-      warnings.push(...check.warnings);
-    }
+    const run = () => typeCheck(ts, tsconfig, ROOT);
+    const check = shared === null ? run() : await sharedCheck(shared.dir, shared.key, run);
+    if (check.errors.length > 0) throw new TypeCheckError(check.errors);
+    warnings.push(...check.warnings);
     const code = (await minified).output[0].code;
     return { code, unminified, warnings };
   } finally {

@@ -125,7 +125,8 @@ export function writeCached(dir, key, value) {
   }
 }
 
-function ownerAlive(pid) {
+/** Whether the process `pid` (a lock's owner) is still running. */
+export function ownerAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;
