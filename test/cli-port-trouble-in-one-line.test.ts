@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { main, type CliIo } from "../src/host/node/cli";
-import { notSerialPortReason, uploaderCrash } from "../src/host/node/cli/portTrouble";
+import { connectFailure, notSerialPortReason, uploaderCrash } from "../src/host/node/cli/portTrouble";
 
 /** What the espruino uploader printed when given /dev/null as its port (EspruinoTools 0.1.67, Node 20). */
 const DEV_NULL_CRASH = `Espruino Command-line Tool 0.1.67
@@ -59,6 +59,14 @@ describe("port trouble", () => {
     expect(uploaderCrash(busy, "/dev/ttyUSB0")).toMatch(/another program has the port open/);
     expect(uploaderCrash("Connecting to '/dev/ttyUSB0'\nConnected\n--] PETPUSH ok\n", "/dev/ttyUSB0")).toBeNull();
     expect(uploaderCrash(DEV_NULL_CRASH, "/dev/null")!.includes("\n")).toBe(false);
+  });
+
+  it("says a failed connection in words, not as the uploader's JSON", () => {
+    const refused = 'Connecting to \'tcp://127.0.0.1:1\'\nRECEIVE ERROR: {"errno":-111,"code":"ECONNREFUSED","syscall":"connect","address":"127.0.0.1","port":1}\n';
+    expect(connectFailure(refused)).toBe("connection refused: nothing listens there");
+    expect(connectFailure("Connecting to 'tcp://nowhere.invalid:23'\nERROR: getaddrinfo ENOTFOUND nowhere.invalid\n")).toBe("no such host");
+    expect(connectFailure("[pet] progress 1 2\nPort \"/dev/ttyUSB9\" not found\n")).toBe('Port "/dev/ttyUSB9" not found');
+    expect(connectFailure("")).toBe("the uploader said nothing");
   });
 
   it.runIf(process.platform === "linux" && existsSync("/sys/dev/char"))("pull --port /dev/null is one line and status 1, the uploader never started", async () => {

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CliError, EXIT_REJECTED } from "./io";
 import { packageRoot } from "../packageRoot";
-import { notSerialPortReason, uploaderCrash } from "./portTrouble";
+import { connectFailure, notSerialPortReason, uploaderCrash } from "./portTrouble";
 
 export interface DeviceConsole {
   /** Runs `code` on the board; resolves with everything the console printed. */
@@ -46,24 +46,6 @@ const RETRY_AFTER_MS = 1000;
 
 async function scriptLib<T>(name: string): Promise<T> {
   return (await import(pathToFileURL(join(packageRoot(), "scripts", "lib", name)).href)) as T;
-}
-
-/** Network failures the uploader reports by their code, in words. */
-const CONNECT_CODES: { [code: string]: string } = {
-  ECONNREFUSED: "connection refused: nothing listens there",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ETIMEDOUT: "connection timed out",
-  ENOTFOUND: "no such host",
-  ECONNRESET: "connection reset",
-};
-
-/** Why the uploader could not connect, in a few words: a network code's meaning, else its last line. */
-function connectFailure(output: string): string {
-  const code = /\b(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND|ECONNRESET)\b/.exec(output);
-  if (code) return CONNECT_CODES[code[1] as string] as string;
-  const last = output.trim().split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("[pet]")).pop();
-  return last || "the uploader said nothing";
 }
 
 /**

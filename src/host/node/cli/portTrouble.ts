@@ -6,7 +6,8 @@
  *   Linux knows each device's class (/sys/dev/char/MAJOR:MINOR/subsystem), and a serial port's is
  *   "tty". A device whose class is unknown there (a pseudo-terminal, another system) gets the
  *   benefit of the doubt: the uploader will find out;
- * - an uploader that crashed: the error line of its dump, with advice for the causes we know.
+ * - an uploader that crashed: the error line of its dump, with advice for the causes we know;
+ * - a connection that failed (tcp://): the network error's meaning rather than its JSON.
  */
 import { readlinkSync, statSync } from "node:fs";
 import { basename } from "node:path";
@@ -62,4 +63,22 @@ export function uploaderCrash(output: string, port: string): string | null {
     "the espruino uploader failed on " + port + (cause ? ": " + cause : "") +
     (advice ? "; " + advice[1] : "; check the port (`npm run flash -- --list`) and try again")
   );
+}
+
+/** Network failures the uploader reports by their code, in words. */
+const CONNECT_CODES: { [code: string]: string } = {
+  ECONNREFUSED: "connection refused: nothing listens there",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "connection timed out",
+  ENOTFOUND: "no such host",
+  ECONNRESET: "connection reset",
+};
+
+/** Why the uploader could not connect, in a few words: a network code's meaning, else its last line. */
+export function connectFailure(output: string): string {
+  const code = /\b(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND|ECONNRESET)\b/.exec(output);
+  if (code) return CONNECT_CODES[code[1] as string] as string;
+  const last = output.trim().split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("[pet]")).pop();
+  return last || "the uploader said nothing";
 }
