@@ -6,21 +6,31 @@
  * A check that another process is running is awaited rather than done twice, unless its owner is
  * gone; a failed check leaves no mark.
  */
-import { afterAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { checkPassed, sharedCheck } from "../scripts/lib/typeCheck.js";
 
-// Entries must sit inside the repository (only its files are compiled); tmp/ is ignored by git.
-mkdirSync(join(ROOT, "tmp"), { recursive: true });
-const probeDir = mkdtempSync(join(ROOT, "tmp", "type-check-"));
-const cacheDir = mkdtempSync(join(tmpdir(), "pet-check-cache-"));
+let probeDir = "";
+let cacheDir = "";
+beforeAll(() => {
+  // Entries must sit inside the repository (only its files are compiled); tmp/ is ignored by git.
+  mkdirSync(join(ROOT, "tmp"), { recursive: true });
+  probeDir = mkdtempSync(join(ROOT, "tmp", "type-check-"));
+  cacheDir = mkdtempSync(join(tmpdir(), "pet-check-cache-"));
+});
 afterAll(() => {
-  rmSync(probeDir, { recursive: true, force: true });
-  rmSync(cacheDir, { recursive: true, force: true });
+  if (probeDir) rmSync(probeDir, { recursive: true, force: true });
+  if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+  // tmp/ itself goes too when nothing else is in it.
+  try {
+    rmdirSync(join(ROOT, "tmp"));
+  } catch {
+    // not empty, or gone: leave it
+  }
 });
 
 const PROBE = (body: string): string =>
