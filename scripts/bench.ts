@@ -8,30 +8,89 @@
  * Timings are medians of many runs; nothing here is asserted by the tests.
  */
 import { pathToFileURL } from "node:url";
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { writeFileAtomic } from "../src/host/node/atomicFile";
+import { failUnexpected, guardOutput, versionLine, wantsVersion } from "./lib/processEdges.js";
+
+const PROGRAM = "npm run bench";
+const USAGE = "usage: npm run bench -- [--json] [--out FILE] [--espruino PATH]";
+const HELP = `${USAGE}
+
+Speed, wear and size figures: the codec and the storage layer in Node, and (with an interpreter)
+the firmware on Espruino's Linux build against a floor run beside it, with callgrind instruction
+counts when valgrind is installed. Timings are medians of many runs; scripts/bench/README.md says
+what each figure is.
+
+options:
+  --json           print only the JSON object (run as \`npm run -s bench\` so npm adds no banner)
+  --out FILE       also write the JSON object to FILE
+  --espruino PATH  Espruino's Linux build for the firmware section (default: env ESPRUINO; without
+                   either that section says it was skipped)
+  --version        print the version
+  -h, --help       this help
+
+examples:
+  npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1)
+  npm run -s bench -- --json --out bench.json
+
+exit status:
+  0  measured (sections that cannot run here say why)
+  1  a section failed
+  2  bad usage, or --espruino / ESPRUINO names no executable file
+`;
+
+/** Why `path` cannot be the interpreter, or null when it is an executable file. */
+function notAnInterpreter(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return "not a file";
+    accessSync(path, constants.X_OK);
+    return null;
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    return code === "ENOENT" ? "no such file" : code === "EACCES" ? "not executable" : e instanceof Error ? e.message : String(e);
+  }
+}
 
 type Figures = Record<string, unknown>;
 
 const SECTIONS = ["codec", "storage", "firmware"];
 
 async function main(): Promise<void> {
-  let options: { json?: boolean; out?: string; espruino?: string };
+  guardOutput(PROGRAM);
+  if (wantsVersion(process.argv.slice(2))) {
+    process.stdout.write(versionLine(PROGRAM) + "\n");
+    return;
+  }
+  let options: { json?: boolean; out?: string; espruino?: string; help?: boolean };
   try {
     options = parseArgs({
       args: process.argv.slice(2),
-      options: { json: { type: "boolean" }, out: { type: "string" }, espruino: { type: "string" } },
+      options: { json: { type: "boolean" }, out: { type: "string" }, espruino: { type: "string" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" } },
       strict: true,
     }).values;
   } catch (e) {
-    process.stderr.write((e instanceof Error ? e.message : String(e)) + "\nusage: npm run bench -- [--json] [--out FILE] [--espruino PATH]\n");
+    process.stderr.write((e instanceof Error ? e.message : String(e)) + "\n" + USAGE + "\n");
     process.exit(2);
   }
-  // The firmware section reads the interpreter's path from ESPRUINO; --espruino wins over it.
+  if (options.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  // The firmware section reads the interpreter's path from ESPRUINO; --espruino wins over it. A
+  // named interpreter that is not there is an error, not a skipped section that looks like a result.
   if (options.espruino !== undefined) process.env.ESPRUINO = options.espruino;
+  const named = process.env.ESPRUINO;
+  if (named !== undefined && named !== "") {
+    const why = notAnInterpreter(named);
+    if (why !== null) {
+      const how = options.espruino !== undefined ? "--espruino " : "ESPRUINO=";
+      process.stderr.write(how + named + ": " + why + "; name Espruino's Linux build (ESPRUINO=$(../shared/espruino/build.sh | tail -1))\n");
+      process.exit(2);
+    }
+  }
   const json = options.json === true;
   const here = dirname(fileURLToPath(import.meta.url));
   const result: Record<string, Figures> = {};
@@ -86,7 +145,4 @@ function formatValue(v: unknown): string {
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(String(e instanceof Error ? e.stack : e) + "\n");
-  process.exit(1);
-});
+main().catch((e: unknown) => failUnexpected(PROGRAM, e));

@@ -11,11 +11,49 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ROOT } from "./lib/build.js";
-import { buildWeb } from "./lib/buildWeb.js";
-import { serveStatic } from "./lib/staticServer.js";
-import { launchChromium } from "./lib/chromium.js";
+import { guardOutput, versionLine, wantsVersion } from "./lib/processEdges.js";
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: "string" }, phone: { type: "boolean" } }, strict: true });
+const PROGRAM = "npm run screenshot:web";
+const USAGE = "usage: npm run screenshot:web -- [--out FILE] [--phone]";
+const HELP = `${USAGE}
+
+Builds the companion page, opens it in headless Chromium on a fresh profile, presses the button once
+and writes the picture the README shows (docs/web-page.png). Needs Chromium (/usr/bin/chromium, or
+CHROMIUM=path).
+
+options:
+  --out FILE   where to write the PNG (default docs/web-page.png)
+  --phone      a phone-sized window (390 x 844) instead of 1280 x 760
+  --version    print the version
+  -h, --help   this help
+
+example:
+  npm run screenshot:web -- --phone --out /tmp/phone.png
+
+exit status:
+  0  written
+  1  the page, the browser or the picture failed
+  2  bad usage
+`;
+
+guardOutput(PROGRAM);
+if (wantsVersion(process.argv.slice(2))) {
+  process.stdout.write(versionLine(PROGRAM) + "\n");
+  process.exit(0);
+}
+let values;
+try {
+  values = parseArgs({ args: process.argv.slice(2), options: { out: { type: "string" }, phone: { type: "boolean" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" } }, strict: true }).values;
+} catch (e) {
+  process.stderr.write((e instanceof Error ? e.message : String(e)) + "\n" + USAGE + "\n");
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+// Loaded only now: Chromium's driver takes a second to load, which --help and --version need not wait for.
+const [{ buildWeb }, { serveStatic }, { launchChromium }] = await Promise.all([import("./lib/buildWeb.js"), import("./lib/staticServer.js"), import("./lib/chromium.js")]);
 const out = resolve(values.out || join(ROOT, "docs", "web-page.png"));
 const viewport = values.phone ? { width: 390, height: 844 } : { width: 1280, height: 760 };
 

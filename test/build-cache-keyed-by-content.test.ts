@@ -83,11 +83,14 @@ describe("the build cache's key", () => {
   });
 });
 
-/** buildFirmware in a child process with the cache in `dir`: whether it was a hit, and the bundle's hash. */
+/** A stand-in firmware of one line: what is measured here is the cache, so the cheapest build serves. */
+const TINY_ENTRY = join(ROOT, "test", "fixtures", "flash-tiny-entry.ts");
+
+/** buildFirmware of TINY_ENTRY in a child process with the cache in `dir`: whether it was a hit, and the bundle's hash. */
 function buildInChild(dir: string, board: string): Promise<{ cached: boolean; sha: string }> {
   const script =
     "import(" + JSON.stringify(pathToFileURL(join(ROOT, "scripts", "lib", "build.js")).href) + ")" +
-    ".then((m) => m.buildFirmware({ board: " + JSON.stringify(board) + ", outFile: null }))" +
+    ".then((m) => m.buildFirmware({ board: " + JSON.stringify(board) + ", entry: " + JSON.stringify(TINY_ENTRY) + ", outFile: null }))" +
     ".then((r) => process.stdout.write(JSON.stringify({ cached: r.cached, sha: require('node:crypto').createHash('sha256').update(r.code).digest('hex') })));";
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ["-e", script], { env: { ...process.env, PET_BUILD_CACHE_DIR: dir } }, (error, stdout, stderr) =>
@@ -104,10 +107,12 @@ describe("buildFirmware with the cache", () => {
     const racers = await Promise.all([buildInChild(dir, board), buildInChild(dir, board)]);
     expect(racers.map((r) => r.cached).sort()).toEqual([false, true]);
     expect(racers[0]!.sha).toBe(racers[1]!.sha);
-    expect(readdirSync(dir)).toHaveLength(1); // the entry, and no lock left behind
+    // The entry and the mark of its passed type check; no lock left behind.
+    expect(readdirSync(dir).filter((n) => !/^check-[0-9a-f]{64}\.ok$/.test(n))).toHaveLength(1);
+    expect(readdirSync(dir).filter((n) => n.endsWith(".lock"))).toEqual([]);
     process.env.PET_BUILD_CACHE_DIR = dir;
     try {
-      const hit = await buildFirmware({ board, outFile: null });
+      const hit = await buildFirmware({ board, entry: TINY_ENTRY, outFile: null });
       expect(hit.cached).toBe(true);
       expect(createHash("sha256").update(hit.code).digest("hex")).toBe(racers[0]!.sha);
       expect(hit.profile).toEqual(JSON.parse(readFileSync(board, "utf8")));

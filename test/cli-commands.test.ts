@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { main, type CliIo } from "../src/host/node/cli";
+import { COMMANDS, main, type CliIo } from "../src/host/node/cli";
 import { describeStatus, type LoadStatus } from "../src/save";
 
 const GOLDEN = fileURLToPath(new URL("./golden", import.meta.url));
@@ -257,6 +257,38 @@ describe("usage and user errors", () => {
     const r = await run(["--help"]);
     expect(r.code).toBe(0);
     for (const c of ["decode", "encode", "verify"]) expect(r.stdout).toContain("pet-save " + c);
+  });
+
+  it.each(COMMANDS.map((c) => c.name))("%s --help shows its synopsis, options, an example and exit statuses, and exits 0", async (name) => {
+    const command = COMMANDS.find((c) => c.name === name)!;
+    for (const argv of [[name, "--help"], [name, "-h"], [name, "some-file", "--help"], ["help", name]]) {
+      const r = await run(argv);
+      expect(r.code, argv.join(" ")).toBe(0);
+      expect(r.stderr).toBe("");
+      expect(r.stdout.startsWith("usage: pet-save " + command.usage + "\n")).toBe(true);
+      expect(r.stdout).toMatch(/\noptions:\n(  .+\n)+/);
+      expect(r.stdout).toContain("  -h, --help");
+      expect(r.stdout).toMatch(/\nexamples?:\n {2}pet-save \S/);
+      expect(r.stdout).toMatch(/\nexit status:\n {2}0 +\S.*\n {2}1 +\S.*\n {2}2 +bad usage/);
+    }
+  });
+
+  it("--version anywhere prints the version, not an error", async () => {
+    const version = "pet-save " + JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")).version + "\n";
+    for (const argv of [["--version"], ["decode", "--version"], ["push", "--port", "x", "--version"]]) {
+      const r = await run(argv);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(version);
+    }
+    // After `--`, it is a file name like any other.
+    const r = await run(["decode", "--", "--version"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^cannot read --version: no such file/);
+  });
+
+  it("a usage error points at the command's --help", async () => {
+    const r = await run(["decode"]);
+    expect(r.stderr).toMatch(/\(pet-save decode --help for more\)\n$/);
   });
 
   it("a missing file is a one-line message, exit 1, no stack trace", async () => {

@@ -43,11 +43,17 @@ async function inspectJson(image: string): Promise<InspectJson> {
 describe("desktop: kill -9 and start again", () => {
   it("restores the same pet with an update count no lower than the last reported save", async () => {
     const image = join(dir, "pet-region.bin");
-    const first = startDesktop(bundle, image, ["--speed", "20"]);
+    // At 600x the firmware ticks 14 times a second (each tick one update), so the world moves on quickly.
+    const first = startDesktop(bundle, image, ["--speed", "600"]);
     await first.waitFor(/^no save found: region empty, hatched Pip$/);
     await first.waitFor(/^saved: updates 0 \(Pip/); // the hatch is written at once
-    // Let the world run a few ticks, then interact: the interaction asks for a save at once.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Let the world run a few ticks (a save, s, reports how many), then interact: the interaction
+    // asks for a save at once.
+    for (let ticks = 0; ticks < 2; ) {
+      const from = first.lines.length;
+      first.send("s");
+      ticks = Number((await first.waitFor(/^saved: updates (\d+) \(Pip/, 15000, from))[1]);
+    }
     const before = first.lines.length;
     first.send(" ");
     const saved = await first.waitFor(/^saved: updates (\d+) \(Pip/, 15000, before);

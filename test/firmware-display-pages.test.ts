@@ -17,10 +17,19 @@ import { nameFromString } from "../src/core/name";
 const graphics = createGraphicsNamespace({ Uint8Array, ArrayBuffer });
 const NAMES = ["Pip", "Rex", "Bartholomew-the-Third", "W", "?????"];
 
+const drawn = new Map<string, Uint8Array>();
+
+/** The frame drawPet makes, drawn once per (height, name, expression, activity): the pairs below reuse each many times. */
 function picture(height: number, name: string, expression: number, activity: string): Uint8Array {
-  const g = graphics.createArrayBuffer(128, height, 1, { vertical_byte: true, msb: false });
-  drawPet(g as never, name, expression, activity);
-  return new Uint8Array(g.buffer).slice();
+  const key = height + "|" + name + "|" + expression + "|" + activity;
+  let frame = drawn.get(key);
+  if (frame === undefined) {
+    const g = graphics.createArrayBuffer(128, height, 1, { vertical_byte: true, msb: false });
+    drawPet(g as never, name, expression, activity);
+    frame = new Uint8Array(g.buffer).slice();
+    drawn.set(key, frame);
+  }
+  return frame;
 }
 
 /** Pages (8-row bands) where two frames differ. */

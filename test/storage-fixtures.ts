@@ -63,6 +63,17 @@ export function openLog(sim: NorFlashSim, g: Geometry, extra: { initialSequence?
   return r.log;
 }
 
+/**
+ * Where two byte arrays first differ ("offset 4100: 255 vs 0", "length 10 vs 12"), or null when they
+ * are equal: for images of many kilobytes, where toEqual on arrays of numbers costs tens of
+ * milliseconds a call and a property test makes hundreds of calls.
+ */
+export function firstDifference(a: Uint8Array, b: Uint8Array): string | null {
+  if (a.length !== b.length) return "length " + a.length + " vs " + b.length;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return "offset " + i + ": " + a[i] + " vs " + b[i];
+  return null;
+}
+
 export function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
   if (a === null || b === null) return a === b;
   if (a.length !== b.length) return false;

@@ -15,7 +15,7 @@ import { NorFlashSim } from "../src/storage/norFlashSim";
 import { createSlotLog, type LogResult, type SlotLog } from "../src/storage/slotLog";
 import { deviceFlash, type DeviceFlash } from "../src/storage/flash";
 import { computeLayout, encodeHeader } from "../src/storage/regionLayout";
-import { ESP32, SMALL, type Geometry, crcValid, makePayload, newSim } from "./storage-fixtures";
+import { ESP32, SMALL, type Geometry, crcValid, firstDifference, makePayload, newSim } from "./storage-fixtures";
 
 /** Sequence numbers where the quick scan's shortcut has its edges. */
 const SEQS = [0, 1, 2, 3, 7, 0x7ffffffe, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff];
@@ -99,12 +99,12 @@ function agree(g: Geometry, plans: SectorPlan[]): void {
   const full = open(b, g, true);
   expect(fields(quick.load())).toEqual(fields(full.load()));
   expect(fields(quick.save(makePayload(9001)))).toEqual(fields(full.save(makePayload(9001))));
-  expect(Array.from(a.image())).toEqual(Array.from(b.image()));
+  expect(firstDifference(a.image(), b.image())).toBeNull();
   // A save with no load before it finds its position the same way.
   const c = build(g, plans);
   const d = build(g, plans);
   expect(fields(open(c, g, false).save(makePayload(9002)))).toEqual(fields(open(d, g, true).save(makePayload(9002))));
-  expect(Array.from(c.image())).toEqual(Array.from(d.image()));
+  expect(firstDifference(c.image(), d.image())).toBeNull();
 }
 
 describe("the boot's quick scan answers what the full scan answers", () => {

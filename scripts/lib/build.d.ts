@@ -38,5 +38,5 @@ export interface BuildResult {
   /** True when the bundle came from the build cache (scripts/lib/buildCache.js) rather than a build. */
   cached: boolean;
 }
-export function buildFirmware(options?: { board?: string; outFile?: string | null; entry?: string; cache?: boolean }): Promise<BuildResult>;
+export function buildFirmware(options?: { board?: string; outFile?: string | null; entry?: string; cache?: boolean; onBuild?: () => void }): Promise<BuildResult>;
 export function shortPath(p: string): string;

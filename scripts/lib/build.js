@@ -1,11 +1,13 @@
 /**
  * In-process firmware build: src/host/espruino/main.ts -> one ES5 file Espruino runs at top level.
  *
- * rollup 4 + @rollup/plugin-typescript (tsconfig.firmware.json: target ES5, lib ES5, no helpers
- * imported) + terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist
- * declarations) + hoist.js, which finishes the job terser leaves undone (every var first in its
- * function). The board profile (a JSON file, env BOARD, default boards/esp32.json) is checked with
- * checkBoardProfile and given to the code as the default export of "virtual:board-profile".
+ * rollup 4 + TypeScript's emit file by file (tsTranspile.js; tsconfig.firmware.json: target ES5,
+ * lib ES5) + terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist declarations) +
+ * hoist.js, which finishes the job terser leaves undone (every var first in its function). The type
+ * check runs while terser works in a worker (typeCheck.js, terserWorker.js); a type error fails the
+ * build. The board
+ * profile (a JSON file, env BOARD, default boards/esp32.json) is checked with checkBoardProfile and
+ * given to the code as the default export of "virtual:board-profile".
  *
  * Used by scripts/build.js (`npm run build`), scripts/flash.js, the desktop simulator and the tests.
  *
@@ -161,21 +163,12 @@ function boardProfilePlugin(profile) {
   };
 }
 
-function rollupInput(typescript, entry, tsconfig, profile, warnings) {
+function rollupInput(ts, transpilePlugin, entry, tsconfig, profile, warnings) {
   return {
     input: entry,
-    plugins: [
-      boardProfilePlugin(profile),
-      typescript({
-        tsconfig,
-        // The plugin only compiles files under its filter root, which defaults to process.cwd(): from
-        // any other directory it would skip our sources and rollup could not resolve their imports.
-        filterRoot: ROOT,
-        // Type errors stop the build: ES5 lib typings catch Map, Set, padStart and friends early.
-        noEmitOnError: true,
-        outputToFilesystem: false,
-      }),
-    ],
+    // Every path is absolute and compiled files are those under ROOT, so the build does the same
+    // from any current directory.
+    plugins: [boardProfilePlugin(profile), transpilePlugin(ts, { tsconfig, root: ROOT })],
     onwarn(warning) {
       // TypeScript helpers test `this` at module level; rollup rewrites it to undefined, which is fine.
       if (warning.code === "THIS_IS_UNDEFINED") return;
@@ -185,17 +178,18 @@ function rollupInput(typescript, entry, tsconfig, profile, warnings) {
 }
 
 /**
- * terser as a rollup output plugin, called in this thread. @rollup/plugin-terser runs the same
- * `minify` with the same options (for an "iife" chunk it adds only `sourceMap: false`) but in a
- * worker thread it starts for each build, which cost about half a second of every cold build for
- * one chunk. Same code, same options, so the same bytes.
+ * terser as a rollup output plugin, minifying in the build's worker (terserWorker.js) so that the
+ * type check can run meanwhile; `sent` is called once the code is on its way. @rollup/plugin-terser
+ * ran the same `minify` with the same options (for an "iife" chunk it adds only `sourceMap: false`):
+ * same code, same options, so the same bytes.
  */
-function terserPlugin(minify, options) {
+function terserPlugin(minifier, options, sent) {
   return {
     name: "terser",
     async renderChunk(code) {
-      const result = await minify(code, { ...options, sourceMap: false });
-      return result.code || code;
+      const minifying = minifier.minify(code, { ...options, sourceMap: false });
+      sent();
+      return (await minifying) || code;
     },
   };
 }
@@ -271,6 +265,7 @@ export function terserOptions(profile) {
  * @param {string|null} [options.outFile] where to write the bundle (default dist/firmware.js; null: do not write)
  * @param {string} [options.entry] entry module (default src/host/espruino/main.ts)
  * @param {boolean} [options.cache] false: build even when an identical build is cached (buildCache.js)
+ * @param {() => void} [options.onBuild] called when a build really starts (not on a cache hit), e.g. to say so
  * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[], cached: boolean}>}
  */
 export async function buildFirmware(options = {}) {
@@ -278,13 +273,20 @@ export async function buildFirmware(options = {}) {
   const outFile = options.outFile === null ? null : fromRoot(options.outFile || DEFAULT_OUT);
   const entry = fromRoot(options.entry || DEFAULT_ENTRY);
   const file = readBoardFile(board);
-  const build = async () => buildUncached(entry, await loadBoardProfile(board));
+  const useCache = options.cache !== false && buildCacheEnabled();
+  const cacheDir = buildCacheDir(ROOT);
+  const build = async () => {
+    if (options.onBuild) options.onBuild();
+    // The type check does not depend on the profile: it is shared by every build of these sources
+    // (typeCheck.js, sharedCheck), keyed like a bundle but without the profile.
+    const checkKey = useCache ? { dir: cacheDir, key: buildKey(ROOT, { entry, boardText: "", options: { typeCheck: true } }) } : null;
+    return buildUncached(entry, await loadBoardProfile(board), checkKey);
+  };
   // A hit was built from this very profile text by this very checker (both are hashed), so the
   // profile passed the check then and would pass it now.
-  const { value, cached } =
-    options.cache !== false && buildCacheEnabled()
-      ? await cachedBuild(buildCacheDir(ROOT), buildKey(ROOT, { entry, boardText: file.text }), build)
-      : { value: await build(), cached: false };
+  const { value, cached } = useCache
+    ? await cachedBuild(cacheDir, buildKey(ROOT, { entry, boardText: file.text }), build)
+    : { value: await build(), cached: false };
   const { code, unminified, warnings } = value;
   if (outFile) {
     mkdirSync(dirname(outFile), { recursive: true });
@@ -302,16 +304,16 @@ export async function buildFirmware(options = {}) {
   };
 }
 
-/** rollup, TypeScript and terser over `entry` for a checked `profile`: `{code, unminified, warnings}`. */
-async function buildUncached(entry, profile) {
-  const [{ rollup }, { default: typescript }, { minify }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
-    import("rollup"),
-    import("@rollup/plugin-typescript"),
-    import("terser"),
-    import("./hoist.js"),
-    import("./outerBlock.js"),
-    import("./unwrapClasses.js"),
-  ]);
+/**
+ * rollup, TypeScript's emit and terser over `entry` for a checked `profile`, and the type check,
+ * shared through the build cache when `shared` ({dir, key}) is given: `{code, unminified, warnings}`.
+ *
+ * The order is the one that is quickest on two cores: terser's worker starts first (it loads while
+ * this thread loads TypeScript); the bundle is transpiled file by file and put together; the
+ * minified output is asked for, and while terser works on it in its worker this thread runs the
+ * type check. A type error fails the build all the same, before anything is returned or cached.
+ */
+async function buildUncached(entry, profile, shared) {
   const warnings = [];
   // tsconfig.firmware.json lists src/host/espruino/main.ts as the program's root; another entry (a bench
   // probe) gets a throw-away config that extends it with that root instead.
@@ -322,21 +324,39 @@ async function buildUncached(entry, profile) {
     tsconfig = join(tempDir, "tsconfig.json");
     writeFileSync(tsconfig, JSON.stringify({ extends: join(ROOT, "tsconfig.firmware.json"), files: [entry] }));
   }
-  let bundle;
+  const { startMinifier } = await import("./terserWorker.js");
+  const minifier = startMinifier();
+  let bundle = null;
   try {
+    const [{ rollup }, { default: ts }, { transpilePlugin }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
+      import("rollup"),
+      import("typescript"),
+      import("./tsTranspile.js"),
+      import("./typeCheck.js"),
+      import("./hoist.js"),
+      import("./outerBlock.js"),
+      import("./unwrapClasses.js"),
+    ]);
     const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile));
-    bundle = await rollup(rollupInput(typescript, entry, tsconfig, embedded, warnings));
-  } finally {
-    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-  }
-  try {
+    bundle = await rollup(rollupInput(ts, transpilePlugin, entry, tsconfig, embedded, warnings));
     const output = { format: "iife", strict: false, indent: false };
     const unminified = (await bundle.generate(output)).output[0].code;
-    const plugins = [unwrapClassesPlugin(), terserPlugin(minify, terserOptions(profile)), espruinoHoistPlugin(), outerBlockPlugin()];
-    const code = (await bundle.generate({ ...output, plugins })).output[0].code;
+    let minifying = () => undefined;
+    const sent = new Promise((resolve) => (minifying = resolve));
+    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(profile), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
+    const minified = bundle.generate({ ...output, plugins });
+    // Once terser has the code (or the generation failed before it), check the types meanwhile.
+    await Promise.race([sent, minified.catch(() => undefined)]);
+    const run = () => typeCheck(ts, tsconfig, ROOT);
+    const check = shared === null ? run() : await sharedCheck(shared.dir, shared.key, run);
+    if (check.errors.length > 0) throw new TypeCheckError(check.errors);
+    warnings.push(...check.warnings);
+    const code = (await minified).output[0].code;
     return { code, unminified, warnings };
   } finally {
-    await bundle.close();
+    minifier.stop();
+    if (bundle) await bundle.close();
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   }
 }
 

@@ -32,6 +32,10 @@ const BUILD_FILES = [
   "scripts/lib/hoist.js",
   "scripts/lib/outerBlock.js",
   "scripts/lib/unwrapClasses.js",
+  "scripts/lib/tsConfig.js",
+  "scripts/lib/tsTranspile.js",
+  "scripts/lib/typeCheck.js",
+  "scripts/lib/terserWorker.js",
   "tsconfig.json",
   "tsconfig.firmware.json",
   "package-lock.json",
@@ -121,7 +125,8 @@ export function writeCached(dir, key, value) {
   }
 }
 
-function ownerAlive(pid) {
+/** Whether the process `pid` (a lock's owner) is still running. */
+export function ownerAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;

@@ -23,11 +23,13 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ROOT } from "./build.js";
 
-export const ESPRUINO_CLI = join(ROOT, "node_modules", "espruino", "bin", "espruino-cli.js");
+// Found as Node finds the package, so also where npm put it beside an installed espruino-pet.
+export const ESPRUINO_CLI = join(dirname(createRequire(import.meta.url).resolve("espruino/package.json")), "bin", "espruino-cli.js");
 export const DEFAULT_BAUD = 115200;
 /** Storage file Espruino runs at boot. */
 export const BOOT_FILE = ".bootcde";

@@ -1,7 +1,11 @@
 /**
  * `pet-save`: desktop tool for save format v1 payloads. A dispatcher over COMMANDS, one module per
- * command in ./cli/. To add a command, write ./cli/<name>.ts exporting a Command and add it to the
- * table. `main` is what bin/pet-save.js calls and what the tests call in-process.
+ * command in ./cli/. To add a command, write ./cli/<name>.ts exporting a Command (with its help) and
+ * add it to the table. `main` is what bin/pet-save.js calls (compiled to dist/host/pet-save.js) and
+ * what the tests call in-process.
+ *
+ * `--help` (or -h) and `--version` work everywhere: alone, and after any command (`pet-save decode
+ * --help`), before a `--` that ends the options.
  */
 import { decodeCommand } from "./cli/decode";
 import { encodeCommand } from "./cli/encode";
@@ -12,6 +16,8 @@ import { pullCommand } from "./cli/pull";
 import { pushCommand } from "./cli/push";
 import type { Command } from "./cli/command";
 import { CliError, EXIT_OK, EXIT_USAGE, readStreamLimited, type CliIo } from "./cli/io";
+import { commandHelpText, commandListText, PROGRAM } from "./cli/help";
+import { packageVersion } from "./packageRoot";
 
 export type { CliIo } from "./cli/io";
 export type { Command } from "./cli/command";
@@ -27,13 +33,21 @@ export const COMMANDS: Command[] = [
 ];
 
 export function usageText(): string {
-  let text = "usage: pet-save <command> [arguments]   (a file or OUT may be - for stdin/stdout)\n\n";
-  for (const c of COMMANDS) text += "  pet-save " + c.usage.padEnd(36) + " " + c.summary + "\n";
-  text +=
-    "\nPAYLOAD is one save: 84 binary bytes, or its hex text (168 hex digits from 50455453, as pet.exportHex()\n" +
-    "prints and test/golden/*.hex hold; whitespace and line breaks are ignored). IMAGE is a region image (binary).\n";
-  text += "\nexit status: 0 accepted, 1 rejected payload/world or unreadable input, 2 bad usage\n";
-  return text;
+  return commandListText(COMMANDS);
+}
+
+/** "pet-save 0.1.0". */
+export function versionText(): string {
+  return PROGRAM + " " + packageVersion() + "\n";
+}
+
+/** Whether `args` hold `flag` as an option (before any `--`, which ends the options). */
+function hasFlag(args: string[], ...flags: string[]): boolean {
+  for (const a of args) {
+    if (a === "--") return false;
+    if (flags.indexOf(a) >= 0) return true;
+  }
+  return false;
 }
 
 /** The real process streams (stdin replaceable, for tests). */
@@ -54,11 +68,25 @@ export function nodeIo(stdin: AsyncIterable<unknown> = process.stdin): CliIo {
 /** Runs `pet-save` with `argv` (the arguments after the program name) and returns the exit code. */
 export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number> {
   const name = argv[0];
-  if (name === "--help" || name === "-h" || name === "help") {
+  if (name === "--help" || name === "-h") {
     io.writeStdout(usageText());
     return EXIT_OK;
   }
+  if (name === "help") {
+    // `pet-save help decode` is `pet-save decode --help`.
+    const about = COMMANDS.find((c) => c.name === argv[1]);
+    io.writeStdout(about === undefined ? usageText() : commandHelpText(about));
+    return EXIT_OK;
+  }
+  if (name === "--version" || (name !== undefined && hasFlag(argv.slice(1), "--version"))) {
+    io.writeStdout(versionText());
+    return EXIT_OK;
+  }
   const command = COMMANDS.find((c) => c.name === name);
+  if (command !== undefined && hasFlag(argv.slice(1), "--help", "-h")) {
+    io.writeStdout(commandHelpText(command));
+    return EXIT_OK;
+  }
   if (command === undefined) {
     io.writeStderr((name === undefined ? "missing command" : "unknown command: " + name) + "\n" + usageText());
     return EXIT_USAGE;
@@ -68,7 +96,7 @@ export async function main(argv: string[], io: CliIo = nodeIo()): Promise<number
   } catch (e) {
     if (!(e instanceof CliError)) throw e; // a bug, not a user error: let it show its stack
     io.writeStderr(e.message + "\n");
-    if (e.exitCode === EXIT_USAGE) io.writeStderr("usage: pet-save " + command.usage + "\n");
+    if (e.exitCode === EXIT_USAGE) io.writeStderr("usage: pet-save " + command.usage + "\n(pet-save " + command.name + " --help for more)\n");
     return e.exitCode;
   }
 }

@@ -8,8 +8,21 @@ export interface Command {
   summary: string;
   /** The synopsis, e.g. "decode FILE [--now MS] [--json]". */
   usage: string;
+  /** What `pet-save <name> --help` prints besides the synopsis (rendered by help.ts). */
+  help: CommandHelp;
   /** Runs with the arguments after the command name; returns the exit code or throws CliError. */
   run(args: string[], io: CliIo): Promise<number>;
+}
+
+export interface CommandHelp {
+  /** What the command does, in a few sentences (wrapped as written). */
+  about: string;
+  /** Each option (and argument) with what it does: ["--now MS", "the clock to judge against"]. */
+  options: [string, string][];
+  /** Whole command lines, as a person would type them. */
+  examples: string[];
+  /** What each exit status means for this command: [[0, "..."], [1, "..."]]; 2 is always bad usage. */
+  exits: [number, string][];
 }
 
 /**

@@ -20,6 +20,22 @@ export const decodeCommand: Command = {
   name: "decode",
   summary: "print a payload's fields (elapsed includes the time away when --now is given)",
   usage: "decode PAYLOAD [--now MS] [--json]",
+  help: {
+    about:
+      "Print the fields of one save: the pet's name, activity, expression, clock and update count, and when\n" +
+      "it was saved. PAYLOAD is 84 binary bytes or their hex text (pet.exportHex()), or - for stdin. A payload\n" +
+      "the firmware would refuse is not printed; stderr says why (rejected: <status>).",
+    options: [
+      ["PAYLOAD", "the payload file, or - to read it from stdin"],
+      ["--now MS", "judge it against this clock (milliseconds since 1970): elapsed then includes the time away, as at boot"],
+      ["--json", "print one JSON object (the form `encode` reads back) instead of lines"],
+    ],
+    examples: ["pet-save decode pip.pay", "pet-save decode pip.hex --now $(date +%s000) --json"],
+    exits: [
+      [0, "printed"],
+      [1, "rejected (the status and why on stderr) or unreadable"],
+    ],
+  },
   async run(args, io) {
     const parsed = parseCommandArgs(args, { now: { type: "string" }, json: { type: "boolean" } }, 1);
     const now = nowOption(parsed.values.now);

@@ -15,9 +15,11 @@
  * The device code prints marker lines ("PETPULL ...", "PETPUSH ...") so the parser can ignore the
  * uploader's own chatter and anything else the firmware prints meanwhile.
  */
-import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { CliError, EXIT_REJECTED } from "./io";
+import { packageRoot } from "../packageRoot";
+import { connectFailure, notSerialPortReason, uploaderCrash } from "./portTrouble";
 
 export interface DeviceConsole {
   /** Runs `code` on the board; resolves with everything the console printed. */
@@ -37,21 +39,25 @@ interface PortsLib {
   resolveBoardPort(named: string | undefined): Promise<{ path: string; lines: string[] }>;
 }
 
-const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..", "..");
 /** How long a whole transfer may take (a 64 KiB pull at 115200 baud is about 10 s). */
 const TIMEOUT_MS = 120000;
 /** A refused connection (a console session still closing, a port just released) is retried once. */
 const RETRY_AFTER_MS = 1000;
 
 async function scriptLib<T>(name: string): Promise<T> {
-  return (await import(pathToFileURL(join(ROOT, "scripts", "lib", name)).href)) as T;
+  return (await import(pathToFileURL(join(packageRoot(), "scripts", "lib", name)).href)) as T;
 }
 
-/** The board's port: `named`, or the one ESP32 board plugged in; what was decided goes to `tell`. */
+/**
+ * The board's port: `named`, or the one ESP32 board plugged in; what was decided goes to `tell`
+ * (after the port is known to be one: a refusal is the only line).
+ */
 async function findPort(named: string | undefined, tell: (line: string) => void): Promise<string> {
   const ports = await scriptLib<PortsLib>("serialPorts.js");
   try {
     const found = await ports.resolveBoardPort(named);
+    const notSerial = notSerialPortReason(found.path);
+    if (notSerial !== null) throw new CliError(EXIT_REJECTED, notSerial);
     for (const line of found.lines) tell(line);
     return found.path;
   } catch (e) {
@@ -79,9 +85,10 @@ export function espruinoConsole(named: string | undefined, tell: (line: string) 
           await new Promise((done) => setTimeout(done, RETRY_AFTER_MS));
           r = await lib.runEspruinoCli(args, { timeoutMs: TIMEOUT_MS, port });
         }
+        const crash = uploaderCrash(r.output, port);
+        if (crash !== null && !r.answered) throw new CliError(EXIT_REJECTED, crash);
         if (!/Connected/.test(r.output) || /Unable to connect/i.test(r.output)) {
-          const last = r.output.trim().split("\n").slice(-3).join("\n");
-          throw new CliError(EXIT_REJECTED, "could not talk to the board at " + port + (last ? ":\n" + last : ""));
+          throw new CliError(EXIT_REJECTED, "could not talk to the board at " + port + " (" + connectFailure(r.output) + "): is it plugged in, or listening there, and running Espruino?");
         }
         if (/timed out after/.test(r.output)) {
           throw new CliError(EXIT_REJECTED, "no complete answer from " + port + " within " + TIMEOUT_MS / 1000 + " s");

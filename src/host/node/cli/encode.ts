@@ -9,6 +9,21 @@ export const encodeCommand: Command = {
   name: "encode",
   summary: "write the 84-byte payload for a JSON object like decode --json prints",
   usage: "encode JSONFILE -o OUT",
+  help: {
+    about:
+      "Write the 84-byte payload for a JSON object of the shape `decode --json` prints (edit one field, encode\n" +
+      "it back). Every field is checked and the world must be one the firmware would load; nothing is written\n" +
+      "otherwise. OUT is written atomically (a temporary file renamed into place).",
+    options: [
+      ["JSONFILE", "the JSON object, or - to read it from stdin"],
+      ["-o, --out OUT", "the payload file to write, or - for stdout"],
+    ],
+    examples: ["pet-save decode pip.pay --json > pip.json && pet-save encode pip.json -o pip2.pay"],
+    exits: [
+      [0, "written"],
+      [1, "a field or the world was rejected, or the file could not be read or written; nothing written"],
+    ],
+  },
   async run(args, io) {
     const parsed = parseCommandArgs(args, { out: { type: "string", short: "o" } }, 1);
     const out = parsed.values.out;

@@ -13,6 +13,21 @@ export const extractCommand: Command = {
   name: "extract",
   summary: "write a region image's current save as an 84-byte payload file (atomically)",
   usage: "extract IMAGE -o PAYLOAD [--board FILE]",
+  help: {
+    about:
+      "Write a region image's current save (the one the firmware would restore at boot) as an 84-byte payload\n" +
+      "file, atomically. An image without a readable save is refused and nothing is written.",
+    options: [
+      ["IMAGE", "the region image, or - to read it from stdin"],
+      ["-o, --output PAYLOAD", "the payload file to write, or - for stdout"],
+      ["--board FILE", "the board profile whose region the image is (when its size does not say)"],
+    ],
+    examples: ["pet-save extract pet-region.bin -o pip.pay"],
+    exits: [
+      [0, "written"],
+      [1, "no current save in the image, or the file could not be read or written; nothing written"],
+    ],
+  },
   async run(args, io) {
     const parsed = parseCommandArgs(args, { output: { type: "string", short: "o" }, board: { type: "string" } }, 1);
     const out = parsed.values.output;

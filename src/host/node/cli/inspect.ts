@@ -25,6 +25,23 @@ export const inspectCommand: Command = {
   name: "inspect",
   summary: "show a payload, or every sector and slot of a region image and which save is current",
   usage: "inspect IMAGE|PAYLOAD [--json] [--all] [--board FILE]",
+  help: {
+    about:
+      "Show what a backup holds. A region image: the save the firmware would restore at boot, then every sector\n" +
+      "and slot (valid, torn by a power cut, invalid, erased). A payload (84 bytes or hex text): its fields,\n" +
+      "as decode prints them. The board is the profile in boards/ whose region has the image's size.",
+    options: [
+      ["IMAGE|PAYLOAD", "the file, or - to read it from stdin"],
+      ["--json", "one JSON object instead of the report"],
+      ["--all", "list every erased slot and sector instead of folding runs of them into one row"],
+      ["--board FILE", "the board profile whose region the image is (when its size does not say)"],
+    ],
+    examples: ["pet-save inspect pet-region.bin", "pet-save inspect board.bin --json --board boards/esp32.json"],
+    exits: [
+      [0, "shown (an image with a current save, or an erased one)"],
+      [1, "the image holds data but no readable save, the payload is rejected, or the file is unreadable"],
+    ],
+  },
   async run(args, io) {
     const parsed = parseCommandArgs(args, { json: { type: "boolean" }, all: { type: "boolean" }, board: { type: "string" } }, 1);
     const path = parsed.positionals[0] as string;

@@ -3,6 +3,7 @@
  * commands in-process against memory streams), and files. User mistakes are thrown as CliError with
  * an exit code and a one-line message; the dispatcher prints them without a stack trace.
  */
+import { statSync, writeFileSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { writeFileAtomic } from "../atomicFile";
 import { acquireImageLock, readImageConsistent, type HeldLock } from "../imageLock";
@@ -44,6 +45,8 @@ function reasonOf(e: unknown): string {
   if (code === "ENOENT") return "no such file";
   if (code === "EISDIR") return "is a directory";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "ENOSPC" || code === "EDQUOT") return "no space left on the device; free some space or write somewhere else";
+  if (code === "EROFS") return "read-only file system";
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -144,6 +147,16 @@ export async function readPayloadInput(path: string, io: CliIo, limit: InputLimi
   return payloadFromInput(await readInput(path, io, limit), path === "-" ? "standard input" : path);
 }
 
+/** True when `path` exists and is not a regular file or a directory (a device, a FIFO, a socket). */
+function isSpecialFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A file that may be a region image (inspect, extract, push), read whole even while another program
  * writes it: under the image's lock, or as the copy the writer hands out between two flash
@@ -182,11 +195,21 @@ export async function lockOutput(path: string): Promise<HeldLock> {
 /**
  * Writes bytes to OUT, or to stdout when OUT is "-". A file is replaced, under its lock (lockOutput),
  * through the desktop's shared writeFileAtomic (temp sibling, fsync, rename, directory fsync; stale temps of earlier crashes
- * removed), so a crash leaves the old file or the new one; its failure message becomes ours.
+ * removed), so a crash leaves the old file or the new one; its failure message becomes ours. A
+ * device or a FIFO (/dev/stdout, a named pipe, /dev/full) is written into, never replaced: renaming
+ * a file over /dev/null would be no backup and a broken machine.
  */
 export async function writeOutput(path: string, bytes: Uint8Array, io: CliIo): Promise<void> {
   if (path === "-") {
     io.writeStdout(bytes);
+    return;
+  }
+  if (isSpecialFile(path)) {
+    try {
+      writeFileSync(path, bytes);
+    } catch (e) {
+      throw new CliError(EXIT_REJECTED, "cannot write " + path + ": " + reasonOf(e));
+    }
     return;
   }
   // A file another program writes (npm start on a region image) must not be replaced under it.

@@ -51,6 +51,23 @@ export const pullCommand: Command = {
   name: "pull",
   summary: "copy a board's pet region into an image file (a backup), over the espruino uploader",
   usage: "pull [--port P] -o IMAGE [--board FILE]",
+  help: {
+    about:
+      "Copy a running board's pet region into an image file (a backup), over the espruino uploader: the board\n" +
+      "reads its flash in chunks and prints each with its CRC; the image is written, atomically, only when\n" +
+      "every chunk arrived intact. Without --port: the one ESP32 board plugged in. Takes about ten seconds\n" +
+      "over 115200-baud serial; the pet keeps running.",
+    options: [
+      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run flash -- --list` lists ports"],
+      ["-o, --output IMAGE", "the image file to write"],
+      ["--board FILE", "the board profile that says where the region is (default boards/esp32.json)"],
+    ],
+    examples: ["pet-save pull -o board.bin", "pet-save pull --port /dev/ttyUSB0 -o board.bin"],
+    exits: [
+      [0, "the image is written"],
+      [1, "no board, the port is not a serial port, the board did not answer, or the copy was incomplete; nothing written"],
+    ],
+  },
   async run(args, io) {
     const parsed = parseCommandArgs(args, { port: { type: "string", short: "p" }, output: { type: "string", short: "o" }, board: { type: "string" } }, 0);
     const port = parsed.values.port;

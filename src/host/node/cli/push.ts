@@ -74,6 +74,23 @@ export const pushCommand: Command = {
   name: "push",
   summary: "check a payload or region image, then import its save on a running board (pet.importHex)",
   usage: "push [--port P] IMAGE|PAYLOAD [--board FILE]",
+  help: {
+    about:
+      "Restore a backup on a running board: the file is checked first (a payload must load; an image must have\n" +
+      "a current save) and nothing is sent unless it passes. The save goes to the firmware's\n" +
+      "pet.importHex(), which checks it again, makes it the live pet and saves it as the board's newest save.\n" +
+      "Without --port: the one ESP32 board plugged in.",
+    options: [
+      ["IMAGE|PAYLOAD", "the backup: a region image (its current save is sent) or a payload, or - for stdin"],
+      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run flash -- --list` lists ports"],
+      ["--board FILE", "the board profile whose region an image is (when its size does not say)"],
+    ],
+    examples: ["pet-save push board.bin", "pet-save push --port /dev/ttyUSB0 pip.pay"],
+    exits: [
+      [0, "the board imported and saved it"],
+      [1, "the file was refused (nothing sent), no board, the port is not a serial port, or the board refused or never answered"],
+    ],
+  },
   async run(args, io) {
     const parsed = parseCommandArgs(args, { port: { type: "string", short: "p" }, board: { type: "string" } }, 1);
     const port = parsed.values.port;

@@ -7,15 +7,15 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
 import { readRegion as readRegionContents, RegionBoardError, type RegionBoard, type RegionContents } from "../../files/regionReport";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
+import { packageRoot } from "../packageRoot";
 
 export type { RegionBoard, RegionContents } from "../../files/regionReport";
 
-export const BOARDS_DIR = fileURLToPath(new URL("../../../../boards/", import.meta.url));
+export const BOARDS_DIR = join(packageRoot(), "boards");
 /** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
 const PREFERRED_BOARDS = ["desktop.json", "esp32.json", "linux.json"];
 

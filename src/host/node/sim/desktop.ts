@@ -3,20 +3,27 @@
  * image file, with the terminal as the OLED, the keyboard as the button, and a line log when stdout
  * is not a terminal.
  *
- * On a terminal: the screen is redrawn in place (screen.ts) and keys act at once (raw mode).
+ * On a terminal: the screen is redrawn in place (screen.ts; one that does not fit says how big a
+ * terminal it needs) and keys act at once (raw mode).
  * Otherwise: one line per change: the firmware's console lines, "saved: updates N ..." whenever a
  * new save is in the image (read back, so it is durable), "pet: ..." when name, activity or
  * expression change, "led: on/off" when the LED does. Keys may then come as characters on stdin (a
- * pipe), which scripts and tests use.
+ * pipe), which scripts and tests use; when such an input ends, a press in progress is finished and
+ * the pet is saved and the desktop quits, as with q.
  */
 import { createEspruinoHost, describeError, type EspruinoHost, type HostBoard } from "./espruinoHost";
 import type { PetConsole } from "../../../../firmware/app";
 import { readCurrentSave, type CurrentSave } from "../../emulator/currentSave";
 import { openRegionImage, type RegionImage } from "../regionImage";
-import { redrawSequence, screenLines, type PixelStyle, type ScreenInfo } from "./screen";
+import { fittingScreenLines, redrawSequence, type PixelStyle, type ScreenInfo } from "./screen";
 import { createKeyHandler, type KeyActions } from "./keys";
 import { guardRegionImage } from "./imageGuard";
 import { acquireImageLock, type HeldLock } from "../imageLock";
+
+// What scripts/start.js needs before it builds anything (a refused --image answers at once), from
+// this same compiled bundle rather than through a TypeScript loader.
+export { checkRegionImage, guardRegionImage } from "./imageGuard";
+export { checkBoardProfile } from "../../../boards/boardProfile";
 
 export interface DesktopOptions {
   /** The firmware bundle's source and a name for stack traces. */
@@ -38,8 +45,10 @@ export interface DesktopOptions {
 
 export interface DesktopRun {
   host: EspruinoHost;
-  /** Resolves with the exit code when the desktop quits (q, Ctrl-C, SIGTERM/SIGINT, a crash at boot). */
+  /** Resolves with the exit code when the desktop quits (q, Ctrl-C, SIGTERM/SIGINT/SIGHUP, end of piped input, a crash at boot). */
   done: Promise<number>;
+  /** Saves and quits (status 0), as q does: for a caller whose output went away. */
+  quit(): void;
 }
 
 const CONSOLE_LINES_SHOWN = 3;
@@ -187,7 +196,9 @@ function runLocked(o: DesktopOptions, lock: HeldLock): DesktopRun {
 
   function redraw(): void {
     const tty = o.output as NodeJS.WriteStream;
-    const frame = redrawSequence(screenLines(host.panel, info(), o.style), tty.columns || 0, tty.rows || 0);
+    const columns = tty.columns || 0;
+    const rows = tty.rows || 0;
+    const frame = redrawSequence(fittingScreenLines(host.panel, info(), o.style, columns, rows), columns, rows);
     if (frame !== lastFrame) {
       lastFrame = frame;
       write(frame);
@@ -272,7 +283,7 @@ function runLocked(o: DesktopOptions, lock: HeldLock): DesktopRun {
     line("firmware failed to start: " + describeError(e));
     if (o.screen) redraw();
     quit(1, false);
-    return { host, done };
+    return { host, done, quit: () => quit(0, true) };
   }
   reportChange();
 
@@ -282,7 +293,11 @@ function runLocked(o: DesktopOptions, lock: HeldLock): DesktopRun {
   input.on("data", (chunk: string) => {
     for (const ch of chunk) keys.key(ch);
   });
-  input.on("end", () => undefined); // no more keys (stdin closed): keep running
+  // No more keys can come from a pipe or file that ended: finish a press in progress, save and quit,
+  // so a script's `printf ' s' | npm start` ends. (A terminal's input does not end this way.)
+  input.on("end", () => {
+    if (!input.isTTY) keys.whenIdle(() => quit(0, true));
+  });
   input.resume();
 
   if (o.screen) {
@@ -298,5 +313,6 @@ function runLocked(o: DesktopOptions, lock: HeldLock): DesktopRun {
   const onSignal = (): void => quit(0, true);
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  return { host, done };
+  process.once("SIGHUP", onSignal); // the terminal went away: save as q would
+  return { host, done, quit: () => quit(0, true) };
 }

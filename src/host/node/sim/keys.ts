@@ -28,6 +28,8 @@ export const HOLD_RELEASE_MS = 700;
 
 export interface KeyHandler {
   key(ch: string): void;
+  /** Calls `done` once the button is up again (at once when it is): a press in progress is finished first. */
+  whenIdle(done: () => void): void;
   stop(): void;
 }
 
@@ -35,11 +37,15 @@ export function createKeyHandler(a: KeyActions): KeyHandler {
   let down = false;
   let releaseTimer: NodeJS.Timeout | null = null;
   let confirming = false;
+  let idleWaiters: Array<() => void> = [];
 
   function release(): void {
     releaseTimer = null;
     down = false;
     a.setButton(false);
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   function press(holdMs: number): void {
@@ -68,9 +74,14 @@ export function createKeyHandler(a: KeyActions): KeyHandler {
       } else if (ch === "s") a.save();
       else if (ch === "q" || ch === "\u0003") a.quit();
     },
+    whenIdle(done: () => void): void {
+      if (releaseTimer === null) done();
+      else idleWaiters.push(done);
+    },
     stop(): void {
       if (releaseTimer) clearTimeout(releaseTimer);
       releaseTimer = null;
+      idleWaiters = [];
     },
   };
 }

@@ -6,6 +6,10 @@
  *
  * Redrawn in place: cursor home, each line followed by "clear to end of line", then "clear to end of
  * screen", so nothing flickers and a shorter screen leaves no leftovers.
+ *
+ * A terminal too small for the picture gets one that fits (braille instead of --blocks' half blocks)
+ * or, when not even braille fits, a line saying how many columns and rows the picture needs, above
+ * the status lines: never a picture cut in half.
  */
 import { OLED_HEIGHT, OLED_WIDTH, type Ssd1306 } from "../../emulator/ssd1306";
 
@@ -91,6 +95,59 @@ export function screenLines(panel: Ssd1306, info: ScreenInfo, style: PixelStyle)
   out.push("┌" + "─".repeat(width) + "┐");
   for (const l of body) out.push("│" + l + "│");
   out.push("└" + "─".repeat(width) + "┘");
+  return out.concat(statusLines(info));
+}
+
+/** The framed picture's size in a style: [columns, rows]. */
+export function pictureSize(style: PixelStyle): [number, number] {
+  return style === "blocks" ? [OLED_WIDTH + 2, OLED_HEIGHT / 2 + 2] : [OLED_WIDTH / 2 + 2, OLED_HEIGHT / 4 + 2];
+}
+
+/** Lines under the picture that must show for the screen to be any use: name and activity, clock, keys. */
+const STATUS_ROWS = 3;
+
+/**
+ * screenLines for a terminal of `columns` x `rows` (0: unknown, draw as asked): the asked style when
+ * it fits, braille when only that fits, else a line saying what size the picture needs and the
+ * status lines without it.
+ */
+export function fittingScreenLines(panel: Ssd1306, info: ScreenInfo, style: PixelStyle, columns: number, rows: number): string[] {
+  const fits = (s: PixelStyle): boolean => {
+    const [c, r] = pictureSize(s);
+    return (columns <= 0 || c <= columns) && (rows <= 0 || r + STATUS_ROWS <= rows);
+  };
+  if (fits(style)) return screenLines(panel, info, style);
+  if (style === "blocks" && fits("braille")) {
+    const [c, r] = pictureSize("blocks");
+    return screenLines(panel, info, "braille").concat([" (--blocks needs " + c + " x " + (r + STATUS_ROWS) + ": drawn in braille)"]);
+  }
+  const [c, r] = pictureSize("braille");
+  const needed =
+    "Too small: the picture needs " + c + " columns x " + (r + STATUS_ROWS) + " rows (this terminal is " + columns + " x " + rows +
+    "); make it larger, or use --lines.";
+  return wrapWords(needed, columns - 1).map((l) => " " + l).concat(statusLines(info));
+}
+
+/** `text` in lines of at most `width` characters, broken at spaces (a longer word is cut). */
+export function wrapWords(text: string, width: number): string[] {
+  if (width <= 0) return [text];
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const next = line === "" ? word : line + " " + word;
+    if (Array.from(next).length <= width) line = next;
+    else {
+      if (line !== "") lines.push(line);
+      line = Array.from(word).length > width ? Array.from(word).slice(0, width).join("") : word;
+    }
+  }
+  if (line !== "") lines.push(line);
+  return lines;
+}
+
+/** The status lines under the picture: name and activity, clock and saves, keys or a question, console tail. */
+function statusLines(info: ScreenInfo): string[] {
+  const out: string[] = [];
   out.push(
     " " + info.name + " · " + info.activity + ", " + info.expression + "   LED " + (info.led ? "●" : "○") +
       (info.speed !== 1 ? "   speed x" + info.speed : ""),
