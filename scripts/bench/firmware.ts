@@ -3,7 +3,8 @@
  * ESPRUINO: Espruino's Linux build, docs/firmware.md "Espruino for Linux") the firmware measured
  * inside it, in ONE interpreter process:
  *
- * - Storage holds `.bootcde` (the firmware for boards/linux.json, booted with load()), `probe.js`
+ * - Storage holds `.bootcde` (the firmware for the interpreter's own profile: boards/linux-esp32.json
+ *   on the kit's ESP32-like build, boards/linux.json on the stock one; booted with load()), `probe.js`
  *   (scripts/bench/firmware-probe.ts bundled the same way: the store's restore path), `floor.js`
  *   and `prims.js` (scripts/bench/espruino/: the floor and the primitives). Everything timed runs
  *   from Storage, so the floor and the firmware are compared like with like (Storage code runs ~4x
@@ -23,23 +24,26 @@
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
-import { openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
+import { interpreterIdentity, interpreterProfile, openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
 import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
 import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion, type Counted } from "./callgrind";
 
 /** Runs of each timed operation (odd, so the median is one of them). */
 const RUNS = 41;
-/** Erased scratch pages for the floor and the primitives, just below the pet region. */
+/**
+ * Erased scratch pages for the floor and the primitives, just below the pet region: free flash on
+ * the kit's build (the ESP32's app partition there is only file), the top of Storage's nominal span
+ * on the stock build (checked against Storage's use below).
+ */
 const SCRATCH_PAGES = 8;
 /** Ticks counted under callgrind, per kind. */
 const TICKS = 10;
 /** Runs of each operation counted under callgrind. */
 const OP_COUNT = 10;
 const HERE = join(ROOT, "scripts", "bench");
-const LINUX_BOARD = join(ROOT, "boards", "linux.json");
 const HOW_TO_GET_ONE =
   "no interpreter: build Espruino's Linux binary (docs/firmware.md, \"Espruino for Linux\") and run npm run bench -- --espruino PATH (or set ESPRUINO=PATH)";
 
@@ -80,7 +84,7 @@ const PRIMS: { name: string; n: number; what: string }[] = [
   { name: "crc32", n: 200, what: "E.CRC32 over 80 bytes" },
   { name: "flashRead", n: 50, what: "Flash.read of 84 bytes" },
   { name: "flashWrite", n: 40, what: "Flash.write of 84 bytes into erased flash" },
-  { name: "erasePage", n: 8, what: "Flash.erasePage (1 KiB page on the Linux build)" },
+  { name: "erasePage", n: 8, what: "Flash.erasePage (one page of the profile's pageSize)" },
 ];
 
 function round(x: number, digits = 4): number {
@@ -92,7 +96,7 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-async function build(entry: string | undefined, board: string = LINUX_BOARD): Promise<string> {
+async function build(entry: string | undefined, board: string): Promise<string> {
   const built = await buildFirmware({ board, outFile: null, entry });
   const findings = checkBundle(built.code);
   if (findings.length > 0) throw new Error("bundle of " + (entry ?? "src/host/espruino/main.ts") + " is not Espruino-safe:\n" + formatFindings(built.code, findings));
@@ -131,13 +135,14 @@ function sleep(ms: number): Promise<void> {
 
 /** A console on which `expr` evaluates to true, reconnecting while the interpreter restarts. */
 async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Promise<EspruinoConsole> {
+  const port = proc.port;
   const end = Date.now() + ms;
   let last = "";
   for (;;) {
     if (proc.exited()) throw new Error("espruino exited: " + JSON.stringify(proc.exited()) + "\n" + proc.output().slice(-2000));
     let con: EspruinoConsole | null = null;
     try {
-      con = await openConsole({ timeoutMs: 5_000 });
+      con = await openConsole({ timeoutMs: 5_000, port });
       for (let i = 0; i < 20; i++) {
         if ((await con.evaluate(expr, 5_000)) === true) return con;
         await sleep(100);
@@ -179,17 +184,21 @@ function attempt<T>(fn: () => T): T | { skipped: string } {
 
 /** The one interpreter process: upload, boot, time everything, leave flash files for callgrind. */
 async function session(binary: string, work: string, withCopies: boolean): Promise<Session> {
-  const board = JSON.parse(readFileSync(LINUX_BOARD, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea?: { address: number; size: number } };
+  // The profile of the build we were given: the kit's ESP32-like one, or the stock one.
+  const boardFile = await interpreterProfile(binary);
+  const board = JSON.parse(readFileSync(boardFile, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea: { address: number; size: number } };
   const pageSize = board.petRegion.pageSize;
   const layout = layoutForRegion(board.petRegion);
-  if (layout.layout === null) throw new Error("boards/linux.json: " + layout.message);
+  if (layout.layout === null) throw new Error(boardFile + ": " + layout.message);
   const scratch: BenchConfig = { scratch: board.petRegion.address - SCRATCH_PAGES * pageSize, pages: SCRATCH_PAGES, pageSize, petLayout: layout.layout };
   const figures: Figures = {};
-  const firmware = await build(undefined);
+  const identity = (await interpreterIdentity(binary)) as { board: string; version: string };
+  figures.measuredOn = "Espruino " + identity.version + " for Linux, BOARD " + identity.board + ", profile " + relative(ROOT, boardFile) + " (not an ESP32: a PC runs it tens of times faster)";
+  const firmware = await build(undefined, boardFile);
   // The probe and the tick entry are optional: without them their figures say why.
-  const optional = async (entry: string, key: string, boardFile?: string): Promise<string | null> => {
+  const optional = async (entry: string, key: string, entryBoard: string = boardFile): Promise<string | null> => {
     try {
-      return await build(join(HERE, entry), boardFile);
+      return await build(join(HERE, entry), entryBoard);
     } catch (e) {
       figures[key] = { skipped: errorText(e).split("\n")[0] };
       return null;
@@ -218,7 +227,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   figures.linuxBundleBytes = Buffer.byteLength(firmware, "utf8");
   const proc = await startEspruino(binary, dir);
   try {
-    let con = await openConsole({ timeoutMs: 60_000 });
+    let con = await openConsole({ timeoutMs: 60_000, port: proc.port });
     await writeStorageFile(con, ".bootcde", firmware);
     await con.evaluate("load()");
     await con.close();
@@ -233,11 +242,20 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
     for (const [name] of files) await con.evaluate("eval(require(\"Storage\").read(" + JSON.stringify(name) + "))", 30_000);
     figures.linuxJsVarsWithBench = ((await con.evaluate("process.memory()")) as { usage: number }).usage;
 
-    // Storage fills from the bottom: the scratch pages must lie far above its used part.
+    // The scratch pages must be flash nothing else uses. On the kit they lie below the region,
+    // where the ESP32 keeps its app and the kit nothing, and Storage starts above the region. On
+    // the stock build they lie inside Storage's nominal span, which Storage fills from the bottom:
+    // its used part must then end well below them.
+    const s0 = scratch.scratch;
+    const s1 = s0 + SCRATCH_PAGES * pageSize;
+    const area = board.storageArea;
     const stats = (await con.evaluate("require(\"Storage\").getStats()")) as { fileBytes: number; trashBytes: number };
-    const storageStart = board.storageArea?.address ?? 0x10000000;
     const used = stats.fileBytes + stats.trashBytes;
-    if (storageStart + used + 32 * 1024 > scratch.scratch) throw new Error("Storage uses " + used + " bytes: too close to the scratch pages at 0x" + scratch.scratch.toString(16));
+    if (s0 < area.address + area.size && area.address < s1) {
+      if (area.address + used + 32 * 1024 > s0) throw new Error("Storage uses " + used + " bytes: too close to the scratch pages at 0x" + s0.toString(16));
+    }
+    const free = (await con.evaluate("require(\"Flash\").getFree()")) as { addr: number; length: number }[];
+    if (!free.some((f) => f.addr <= s0 && s1 <= f.addr + f.length)) throw new Error("the scratch pages at 0x" + s0.toString(16) + " are not inside the flash the interpreter reports free");
     await con.evaluate("benchInit(" + JSON.stringify(scratch) + ")");
     figures.checks = await con.evaluate("benchCheck()", 30_000).catch((e: unknown) => "benchCheck threw: " + errorText(e));
 
