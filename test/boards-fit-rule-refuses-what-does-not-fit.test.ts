@@ -26,14 +26,13 @@ const ESP32_2V29: BoardReport = {
     { addr: 0x310000, length: 0x10000 },
     { addr: 0x360000, length: 0xa0000 },
   ],
-  firstPage: { addr: 0x310000, length: 4096 },
   lastPage: { addr: 0x31f000, length: 4096 },
 };
 
 const codes = (r: BoardReport, p = esp32): string[] => boardFit(p, r).problems.map((x) => x.code);
 
 describe("asking the board", () => {
-  it("the line the board runs reads process.env, getFree and the region's first and last page, and its answer parses", () => {
+  it("the line the board runs reads process.env, getFree and the page of the region's last byte, and its answer parses", () => {
     const asked: number[] = [];
     let printed = "";
     const Flash = { getFree: () => ESP32_2V29.free, getPage: (a: number) => (asked.push(a), { addr: a - (a % 4096), length: 4096 }) };
@@ -43,7 +42,7 @@ describe("asking the board", () => {
       print: (s: string) => (printed += s),
       JSON,
     });
-    expect(asked).toEqual([0x310000, 0x31ffff]);
+    expect(asked).toEqual([0x31ffff]);
     expect(printed.startsWith(REPORT_TAG)).toBe(true);
     expect(parseBoardReport(">" + printed)).toEqual(ESP32_2V29);
   });
@@ -55,9 +54,9 @@ describe("asking the board", () => {
   });
 
   it("reads an answer without getFree or pages (an odd build) as a board that reports none", () => {
-    const r = parseBoardReport('#pet-id {"b":"ESP32","v":"2v29","f":0,"s":917504,"p":[null,null]}')!;
+    const r = parseBoardReport('#pet-id {"b":"ESP32","v":"2v29","f":0,"s":917504}')!;
     expect(r.free).toBeNull();
-    expect(r.firstPage).toBeNull();
+    expect(r.lastPage).toBeNull();
     expect(boardFit(esp32, r).region.free).toBe(false);
   });
 });
@@ -98,8 +97,9 @@ describe("the rule", () => {
 
   it("refuses a region the chip does not hold in pages of the profile's size", () => {
     expect(codes({ ...ESP32_2V29, lastPage: null })).toEqual([FIT.outsideChip]);
-    expect(codes({ ...ESP32_2V29, firstPage: { addr: 0x310000, length: 1024 }, lastPage: { addr: 0x31fc00, length: 1024 } })).toEqual([FIT.outsideChip]);
-    expect(codes({ ...ESP32_2V29, firstPage: { addr: 0x300000, length: 65536 }, lastPage: { addr: 0x310000, length: 65536 } })).toEqual([FIT.outsideChip]);
+    expect(codes({ ...ESP32_2V29, lastPage: { addr: 0x31fc00, length: 1024 } })).toEqual([FIT.outsideChip]);
+    expect(codes({ ...ESP32_2V29, lastPage: { addr: 0x310000, length: 65536 } })).toEqual([FIT.outsideChip]);
+    expect(codes({ ...ESP32_2V29, lastPage: { addr: 0x31e000, length: 4096 } })).toEqual([FIT.outsideChip]);
     expect(refusalText(boardFit(esp32, { ...ESP32_2V29, lastPage: null }))).toContain("Flash.getPage(0x31FFFF) answers nothing");
   });
 
@@ -112,14 +112,14 @@ describe("the rule", () => {
 
   it("refuses the third area the ESP32 port calls free, which lies inside Storage since 2v26", () => {
     const inside: DeviceBoardProfile = { ...esp32, petRegion: { address: 0x360000, size: 0x10000, pageSize: 4096 } };
-    const report = { ...ESP32_2V29, firstPage: { addr: 0x360000, length: 4096 }, lastPage: { addr: 0x36f000, length: 4096 } };
+    const report = { ...ESP32_2V29, lastPage: { addr: 0x36f000, length: 4096 } };
     const fit = boardFit(inside, report);
     expect(fit.region).toMatchObject({ inFreeFlash: true, inChip: true, outsideStorage: false });
     expect(fit.problems.map((p) => p.code)).toEqual([FIT.inStorage]);
   });
 
   it("lists every problem, in the rule's order", () => {
-    const all: BoardReport = { board: "ESP8266", version: "2v20", flash: 0, storage: 0, free: [], firstPage: null, lastPage: null };
+    const all: BoardReport = { board: "ESP8266", version: "2v20", flash: 0, storage: 0, free: [], lastPage: null };
     expect(codes(all)).toEqual([FIT.wrongBoard, FIT.oldVersion, FIT.notFree, FIT.outsideChip, FIT.inStorage]);
   });
 });

@@ -71,6 +71,11 @@ const OPS: { name: string; floor: string | null; safe?: string; what: string }[]
   { name: "petStatus", floor: "floorEncode", what: "pet.status()" },
   { name: "petExportHex", floor: "floorEncode", what: "pet.exportHex()" },
   { name: "petInteract", floor: null, what: "pet.interact()" },
+  {
+    name: "regionCheck",
+    floor: null,
+    what: "the boot's region check: process.env.STORAGE, Flash.getFree(), two Flash.getPage() and the comparisons (src/boards/regionFit.ts)",
+  },
 ];
 
 /** Primitive, operations per sample, instruction-count operations. */

@@ -8,13 +8,13 @@
  *
  * What the board is asked (reportExpression: one line of JavaScript typed at its console, answered on
  * a line of its own behind REPORT_TAG): process.env.BOARD, VERSION, FLASH and STORAGE,
- * require("Flash").getFree(), and require("Flash").getPage() at the region's first and last byte.
+ * require("Flash").getFree(), and require("Flash").getPage() of the region's last byte.
  *
  * The profile fits when, in this order:
  *   1. BOARD is the profile's espruino.board, and VERSION is at least espruino.minVersion;
  *   2. the region lies inside one area that getFree() lists (the flash the build leaves free);
- *   3. the region lies inside the chip: getPage() answers, for its first and its last byte, a page of
- *      the profile's pageSize that starts where the profile's pages start;
+ *   3. the region lies inside the chip: getPage() of its last byte answers a page of the profile's
+ *      pageSize that ends where the region ends;
  *   4. the region lies outside Storage: STORAGE is the Storage size the profile expects
  *      (espruino.storageSize, else storageArea.size), and the region does not overlap storageArea.
  *
@@ -28,7 +28,11 @@
  *   flash the port's driver addresses: up to a hard-coded 4 MiB on the ESP32, the flash file on Linux,
  *   where a Flash.read outside it would stop the interpreter. It also gives the erase unit, so a
  *   profile with the wrong pageSize is caught before an erase wipes more, or less, than a log sector.
- *   It cannot see a 2 MiB chip behind the ESP32 port's 4 MiB (nothing the board reports can).
+ *   Only the last byte's page is asked: the region starts inside free flash (step 2), its address is
+ *   a multiple of pageSize (checkBoardProfile), and a second getPage cost the boot 50 000 instructions
+ *   more than the firmware's 0.5 M budget for the check allows; a flash whose pages differ in size
+ *   from one end of the region to the other (none on an ESP32) would pass. It cannot see a 2 MiB chip
+ *   behind the ESP32 port's 4 MiB either (nothing the board reports can).
  * - Storage's address is not reported either (process.memory().flash_code_start exists only on ARM
  *   ports). So "outside Storage" is the profile's storageArea, trusted only on a board that reports
  *   the Storage size the profile was written for: a build whose Storage is larger, smaller or, by the
@@ -54,9 +58,7 @@ export interface BoardReport {
   storage: number;
   /** require("Flash").getFree(), or null when the board gave none. */
   free: FlashArea[] | null;
-  /** require("Flash").getPage() of the region's first byte, or null when it answered nothing. */
-  firstPage: FlashArea | null;
-  /** require("Flash").getPage() of the region's last byte, or null. */
+  /** require("Flash").getPage() of the region's last byte, or null when it answered nothing. */
   lastPage: FlashArea | null;
 }
 
@@ -100,16 +102,14 @@ export const REPORT_TAG = "#pet-id ";
 
 /**
  * The JavaScript a board evaluates to describe itself: a JSON string of process.env's BOARD,
- * VERSION, FLASH and STORAGE, getFree() and getPage() at the region's first and last byte. Only
- * reads: nothing of the flash is touched (getPage and getFree look at no flash at all).
+ * VERSION, FLASH and STORAGE, getFree() and getPage() of the region's last byte. Only reads, and
+ * nothing of the flash itself (getPage and getFree look at no flash at all).
  */
 export function reportExpression(region: FlashRange): string {
   return (
-    "(function(F,e){return JSON.stringify({b:e.BOARD,v:e.VERSION,f:e.FLASH,s:e.STORAGE,free:F.getFree(),p:[F.getPage(" +
-    region.address +
-    "),F.getPage(" +
+    "(function(F,e){return JSON.stringify({b:e.BOARD,v:e.VERSION,f:e.FLASH,s:e.STORAGE,free:F.getFree(),p:F.getPage(" +
     (region.address + region.size - 1) +
-    ")]})})(require(\"Flash\"),process.env)"
+    ")})})(require(\"Flash\"),process.env)"
   );
 }
 
@@ -137,7 +137,6 @@ export function parseBoardReport(line: string): BoardReport | null {
     return null;
   }
   if (typeof j !== "object" || j === null) return null;
-  const pages = j.p instanceof Array ? j.p : [];
   let free: FlashArea[] | null = null;
   if (j.free instanceof Array) {
     free = [];
@@ -152,8 +151,7 @@ export function parseBoardReport(line: string): BoardReport | null {
     flash: typeof j.f === "number" ? j.f : 0,
     storage: typeof j.s === "number" ? j.s : 0,
     free,
-    firstPage: area(pages[0]),
-    lastPage: area(pages[1]),
+    lastPage: area(j.p),
   };
 }
 
@@ -195,16 +193,9 @@ function inFreeFlash(r: FlashRange, free: FlashArea[] | null): boolean {
   return free.some((a) => a.addr <= r.address && r.address + r.size <= a.addr + a.length);
 }
 
-/** Step 3: pages of the profile's size where the profile's first and last pages start. */
-function inChip(r: PetRegion, first: FlashArea | null, last: FlashArea | null): boolean {
-  return (
-    first !== null &&
-    last !== null &&
-    first.addr === r.address &&
-    first.length === r.pageSize &&
-    last.addr === r.address + r.size - r.pageSize &&
-    last.length === r.pageSize
-  );
+/** Step 3: the page of the region's last byte is a page of the profile's size ending where the region ends. */
+function inChip(r: PetRegion, last: FlashArea | null): boolean {
+  return last !== null && last.addr + last.length === r.address + r.size && last.length === r.pageSize;
 }
 
 function overlaps(a: FlashRange, b: FlashRange): boolean {
@@ -215,7 +206,7 @@ function overlaps(a: FlashRange, b: FlashRange): boolean {
 export function regionVerdict(profile: DeviceBoardProfile, report: BoardReport): FitCode {
   const r = profile.petRegion;
   if (!inFreeFlash(r, report.free)) return FIT.notFree;
-  if (!inChip(r, report.firstPage, report.lastPage)) return FIT.outsideChip;
+  if (!inChip(r, report.lastPage)) return FIT.outsideChip;
   if (report.storage !== expectedStorageSize(profile) || overlaps(r, profile.storageArea)) return FIT.inStorage;
   return FIT.ok;
 }
@@ -249,14 +240,14 @@ export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file 
       todo: "this build lays its flash out differently (another partition table or port): put Espruino's own release on it, with its partition table (docs/firmware.md), or write a profile whose petRegion lies in free flash",
     });
   }
-  const chip = inChip(r, report.firstPage, report.lastPage);
+  const chip = inChip(r, report.lastPage);
   if (!chip) {
-    const page = (p: FlashArea | null): string => (p === null ? "nothing" : span(p.addr, p.length));
+    const last = report.lastPage;
     problems.push({
       code: FIT.outsideChip,
       message:
-        "the board's flash does not hold the pet region as " + r.size / r.pageSize + " pages of " + r.pageSize + " bytes (Flash.getPage(" + hex(r.address) + ") answers " +
-        page(report.firstPage) + ", Flash.getPage(" + hex(r.address + r.size - 1) + ") answers " + page(report.lastPage) + ")",
+        "the board's flash does not hold the pet region " + span(r.address, r.size) + " in pages of " + r.pageSize + " bytes (Flash.getPage(" + hex(r.address + r.size - 1) +
+        ") answers " + (last === null ? "nothing" : span(last.addr, last.length)) + ")",
       todo: "the chip is smaller or its pages differ from the profile's: use a profile written for this board",
     });
   }

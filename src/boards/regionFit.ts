@@ -1,15 +1,15 @@
 /**
  * The region part of boardFit.ts's rule, in the form the firmware runs at every boot before it
  * touches the pet's region (firmware/runningPet.ts): inside a free area of Flash.getFree(), inside
- * the chip (Flash.getPage() answers pages of the profile's size where the profile's first and last
- * pages start), outside Storage (process.env.STORAGE is the size the profile expects). Same steps,
+ * the chip (Flash.getPage() of its last byte answers a page of the profile's size that ends where the
+ * region ends), outside Storage (process.env.STORAGE is the size the profile expects). Same steps,
  * same order, same codes as regionVerdict in boardFit.ts; test/boards-region-fit-fast-agrees.test.ts
  * holds the two equal on random and real boards.
  *
  * Why a second form: on the interpreter every statement costs 20 000 to 45 000 x86 instructions and
  * every call re-reads the callee's text, so the boot gets one function of a few statements (a loop
- * of one statement an area, two native getPage calls) instead of the original's helpers, closures
- * and messages. The check must cost at most 0.5 M instructions of the boot (npm run bench:
+ * of one test an area, one native getPage call) instead of the original's helpers, closures and
+ * messages. The check must cost at most 0.5 M instructions of the boot (npm run bench:
  * `regionCheck`). The original also checks that the region misses storageArea; the build has
  * already refused a profile where it does not (checkBoardProfile), so the device need not.
  *
@@ -18,25 +18,36 @@
 import type { BoardFlash, FlashArea } from "../platform/env";
 
 /**
- * "" when the region fits the board, else why not: a code of boardFit.ts's FIT ("region-not-free",
- * "region-outside-chip", "region-in-storage") and a few words in brackets. `storageSize` is what
- * process.env.STORAGE must be (the build derives it from the profile), `storage` what it is.
+ * 0 when the region fits the board, else why not, as a number misfitCode names: 1 not inside a free
+ * area of getFree(), 2 the page of its last byte is not a page of the profile's size ending where it
+ * ends, 3 process.env.STORAGE (`storage`) is not `storageSize`, what the build derived from the
+ * profile. `flash` is require("Flash"): its getFree and getPage are called (a flash without them
+ * throws, and the boot then stores nothing).
+ *
+ * Written for the interpreter, which reads a function's whole text when it defines it and again
+ * when it runs it, and spends 5 000 to 10 000 instructions on each property read: two statements
+ * and a loop of one test an area, numbers instead of words (misfitWords has those, for a refusal).
  */
-export function regionMisfit(r: { address: number; size: number; pageSize: number }, storageSize: number, flash: BoardFlash, storage: unknown): string {
-  const a = r.address;
-  const e = a + r.size;
-  const p = r.pageSize;
-  const free = flash.getFree !== undefined ? flash.getFree() : [];
-  let f: FlashArea | undefined;
+export function regionMisfit(r: { address: number; size: number; pageSize: number }, storageSize: number, flash: BoardFlash, storage: unknown): number {
+  const a = r.address,
+    e = a + r.size,
+    free = (flash.getFree as () => FlashArea[])(),
+    last = (flash.getPage as (addr: number) => FlashArea | undefined)(e - 1);
   let i = free.length;
-  // Back to front, one statement an area; stops at the area that holds the region (i >= 0).
-  while (i-- > 0 && !((f = free[i] as FlashArea).addr <= a && e <= f.addr + f.length));
-  if (i < 0) return "region-not-free (" + a.toString(16) + ".." + (e - 1).toString(16) + " is not inside Flash.getFree())";
-  f = flash.getPage !== undefined ? flash.getPage(a) : undefined;
-  const l = flash.getPage !== undefined ? flash.getPage(e - 1) : undefined;
-  if (!f || !l || f.addr !== a || f.length !== p || l.addr !== e - p || l.length !== p) {
-    return "region-outside-chip (Flash.getPage() answers no " + p + "-byte pages at " + a.toString(16) + ".." + (e - 1).toString(16) + ")";
-  }
-  if (storage !== storageSize) return "region-in-storage (process.env.STORAGE is " + storage + ", not " + storageSize + ")";
-  return "";
+  // Back to front; stops at the area that holds the region (i >= 0), or at -1.
+  while (i-- && ((free[i] as FlashArea).addr > a || e > (free[i] as FlashArea).addr + (free[i] as FlashArea).length));
+  return i < 0 ? 1 : last && last.addr + last.length === e && last.length === r.pageSize ? (storage !== storageSize ? 3 : 0) : 2;
+}
+
+/** regionMisfit's answer as boardFit.ts's FIT code: "ok", "region-not-free", "region-outside-chip", "region-in-storage". */
+export function misfitCode(n: number): string {
+  return n === 0 ? "ok" : n === 1 ? "region-not-free" : n === 2 ? "region-outside-chip" : "region-in-storage";
+}
+
+/** A few words on what the board reported, for the boot line of a refusal (`code` from misfitCode). */
+export function misfitWords(code: string, r: { address: number; size: number; pageSize: number }, storageSize: number, storage: unknown): string {
+  const span = r.address.toString(16) + ".." + (r.address + r.size - 1).toString(16);
+  if (code === "region-not-free") return span + " is not inside Flash.getFree()";
+  if (code === "region-outside-chip") return "Flash.getPage(" + (r.address + r.size - 1).toString(16) + ") answers no " + r.pageSize + "-byte page ending at the region's end";
+  return "process.env.STORAGE is " + storage + ", not " + storageSize;
 }

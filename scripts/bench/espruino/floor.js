@@ -241,6 +241,9 @@
     },
     petRestore: function () {
       benchRestore(wall);
+    },
+    regionCheck: function () {
+      if (benchRegionCheck() !== 0) throw new Error("the region check refused the bench's own region");
     }
   };
   var pre = {
