@@ -1,7 +1,8 @@
 /**
  * A stand-in for `navigator.serial` with a scripted Espruino console behind it, injected into the page
  * by the device tests (page.addInitScript). It runs each command line the page types as JavaScript
- * over a tiny fake of the board: process.env, Storage (write with offset and size, read), E.CRC32,
+ * over a tiny fake of the board: process.env, Storage (write with offset and size, read), Flash (read
+ * of the region, and getFree and getPage answered as Espruino 2v29's ESP32 port answers them), E.CRC32,
  * load() (which boots the "firmware" if .bootcde is complete) and a `pet` object. What happened is
  * in `window.__fakeSerial` for the test to read.
  *
@@ -93,13 +94,19 @@ export function installFakeSerial(sc: FakeBoard): void {
       const at = addr - REGION_ADDRESS;
       return new Uint8Array((sc.region || []).slice(at, at + length));
     },
+    getFree: () => [
+      { addr: 0xe000, length: 0x2000 },
+      { addr: 0x310000, length: 0x10000 },
+      { addr: 0x360000, length: 0xa0000 },
+    ],
+    getPage: (addr: number) => (addr < 0x400000 ? { addr: addr - (addr % 4096), length: 4096 } : undefined),
   };
   function run(line: string): void {
     state.log.push(line);
     if (sc.silent || cut) return;
     const api: Record<string, unknown> = {
       require: (n: string) => (n === "Storage" ? Storage : n === "Flash" ? Flash : undefined),
-      process: { env: { VERSION: sc.version, BOARD: sc.board } },
+      process: { env: { VERSION: sc.version, BOARD: sc.board, FLASH: 0, STORAGE: 917504 } },
       print: (...a: unknown[]) => out(a.join(" ") + "\r\n"),
       load: () => {
         state.loads++;

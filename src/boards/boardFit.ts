@@ -211,16 +211,17 @@ export function regionVerdict(profile: DeviceBoardProfile, report: BoardReport):
   return FIT.ok;
 }
 
-/** The whole rule: the board, its version, then the region. `file` names the profile in messages. */
-export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file = "the profile"): BoardFit {
+/** The whole rule: the board, its version, then the region. `file`, when given, names the profile's file in messages. */
+export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file?: string): BoardFit {
   const want = profile.espruino;
+  const who = file === undefined ? profile.name : profile.name + " (" + file + ")";
   const r = profile.petRegion;
   const problems: FitProblem[] = [];
   if (report.board !== want.board) {
     problems.push({
       code: FIT.wrongBoard,
       message:
-        "this board reports BOARD \"" + report.board + "\"; " + profile.name + " (" + file + ") is for \"" + want.board +
+        "this board reports BOARD \"" + report.board + "\"; " + who + " is for \"" + want.board +
         "\" only: its flash addresses would be wrong anywhere else",
       todo: "plug in a board of that kind, or use a profile written for this one (BOARD=boards/<file>.json)",
     });

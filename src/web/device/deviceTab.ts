@@ -134,7 +134,7 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     let id: P.BoardIdentity;
     try {
       busy = true;
-      id = await exchange(P.identifyCommand(), P.parseIdentity, IDENTIFY_MS, "process.env");
+      id = await exchange(P.identifyCommand(board.petRegion), P.parseIdentity, IDENTIFY_MS, "process.env");
     } catch (e) {
       await drop(
         "The board did not answer (" + (e instanceof Error ? e.message : String(e)) + "). Is it running Espruino, at " + P.BAUD +
@@ -144,7 +144,7 @@ export function startDeviceTab(code: string, board: BoardProfile): void {
     } finally {
       busy = false;
     }
-    const why = P.refusal(id);
+    const why = P.refusal(id, board);
     if (why !== null) {
       await drop("Espruino " + id.version + " on " + id.board + ". " + why);
       return false;
