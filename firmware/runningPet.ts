@@ -44,6 +44,15 @@ export const FALLBACK_PET_NAME = "Pip";
  * (typeof answers "undefined"), where the board's storageSize decides.
  */
 declare const BOARD_CHECKS_REGION: boolean | undefined;
+/**
+ * The profile's region and expected Storage size as constants, defined with BOARD_CHECKS_REGION:
+ * terser writes them into the region check's body, which then reads no property to get them (0.08 M
+ * instructions of the boot). Undeclared elsewhere, where the board's fields are read.
+ */
+declare const BOARD_REGION_ADDRESS: number | undefined;
+declare const BOARD_REGION_SIZE: number | undefined;
+declare const BOARD_PAGE_SIZE: number | undefined;
+declare const BOARD_STORAGE_SIZE: number | undefined;
 
 /** The loop's period. Each tick adds the measured time, so a late tick loses nothing. */
 export const TICK_MS = 1000;
@@ -238,7 +247,14 @@ export class RunningPet {
       // has it touched, not even read (on the Linux build a read outside its flash file stops the
       // interpreter): the region is what the profile says, and this board is not that board.
       if (typeof BOARD_CHECKS_REGION !== "undefined" ? BOARD_CHECKS_REGION : board.storageSize !== undefined) {
-        const misfit = regionMisfit(board.petRegion, board.storageSize as number, this.env_.flash, this.env_.storageSize);
+        const misfit = regionMisfit(
+          this.env_.flash,
+          this.env_.storageSize,
+          typeof BOARD_REGION_ADDRESS !== "undefined" ? BOARD_REGION_ADDRESS : board.petRegion.address,
+          typeof BOARD_REGION_ADDRESS !== "undefined" ? BOARD_REGION_ADDRESS + (BOARD_REGION_SIZE as number) : board.petRegion.address + board.petRegion.size,
+          typeof BOARD_PAGE_SIZE !== "undefined" ? BOARD_PAGE_SIZE : board.petRegion.pageSize,
+          typeof BOARD_STORAGE_SIZE !== "undefined" ? BOARD_STORAGE_SIZE : (board.storageSize as number),
+        );
         if (misfit !== 0) return this.refuseRegion_(misfit, board);
       }
       const opened = openPetStore(this.env_.flash, board.petRegion, board.petLayout);

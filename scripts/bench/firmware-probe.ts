@@ -24,5 +24,6 @@ global["benchRestore"] = function (wallMs: number): unknown {
 };
 
 global["benchRegionCheck"] = function (): number {
-  return regionMisfit(board.petRegion, board.storageSize as number, require("Flash") as RawFlash, process.env.STORAGE);
+  const r = board.petRegion;
+  return regionMisfit(require("Flash") as RawFlash, process.env.STORAGE, r.address, r.address + r.size, r.pageSize, board.storageSize as number);
 };

@@ -120,6 +120,13 @@ function withEsp32Hardware(linux: Record<string, unknown>): Record<string, unkno
   return copy;
 }
 
+/** A profile's copy without its $schema pointer (the copy lives elsewhere). */
+function withoutSchema(p: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...p };
+  delete copy.$schema;
+  return copy;
+}
+
 /** Writes `text` (ASCII) to Storage file `name` in chunks, as the uploader does. */
 async function writeStorageFile(con: EspruinoConsole, name: string, text: string): Promise<void> {
   const CHUNK = 512;
@@ -164,7 +171,7 @@ async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Pro
 interface Session {
   figures: Figures;
   /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry, the ESP32-like firmware + save. */
-  flash: { firmware: string; empty: string; ticks: string | null; esp32Like: string | null } | null;
+  flash: { firmware: string; empty: string; ticks: string | null; esp32Like: string | null; noRegionCheck: string | null } | null;
   /** Whether probe.js (the store's restore) is in Storage. */
   probe: boolean;
   scratch: BenchConfig;
@@ -217,6 +224,17 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   const esp32LikeBoard = join(work, "linux-with-esp32-hardware.json");
   writeFileSync(esp32LikeBoard, JSON.stringify(withEsp32Hardware(board as unknown as Record<string, unknown>)));
   const ticks = await optional("firmware-ticks.ts", "ticksBuild", esp32LikeBoard);
+  // The same firmware without the boot's region check (the profile as a simulator's, host desktop,
+  // which compiles the check and its reading of process.env out: scripts/lib/build.js buildDefines),
+  // so that what the check costs the boot is a difference of two boots.
+  const noCheckBoard = join(work, "without-region-check.json");
+  writeFileSync(noCheckBoard, JSON.stringify({ ...withoutSchema(board as unknown as Record<string, unknown>), host: "desktop" }));
+  let noRegionCheck: string | null = null;
+  try {
+    noRegionCheck = await build(undefined, noCheckBoard);
+  } catch (e) {
+    figures.noRegionCheckBuild = { skipped: errorText(e).split("\n")[0] };
+  }
   let esp32Like: string | null = null;
   try {
     esp32Like = await build(undefined, esp32LikeBoard);
@@ -315,7 +333,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
       // The wall clock of that save, for the tick entry (firmware-ticks.ts): same absence every run.
       await con.evaluate("require(\"Storage\").write(\"bench-wall\",\"\"+Date.now())");
       const live = join(dir, "espruino.flash");
-      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null, esp32Like: null };
+      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null, esp32Like: null, noRegionCheck: null };
       copyFileSync(live, flash.firmware);
       await writeStorageFile(con, ".bootcde", ";");
       copyFileSync(live, flash.empty);
@@ -323,6 +341,11 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
         flash.ticks = join(work, "ticks.flash");
         await writeStorageFile(con, ".bootcde", ticks);
         copyFileSync(live, flash.ticks);
+      }
+      if (noRegionCheck !== null) {
+        flash.noRegionCheck = join(work, "no-region-check.flash");
+        await writeStorageFile(con, ".bootcde", noRegionCheck);
+        copyFileSync(live, flash.noRegionCheck);
       }
       if (esp32Like !== null) {
         flash.esp32Like = join(work, "esp32-like.flash");
@@ -372,6 +395,7 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
     { key: "bootWith", run: run(f.firmware, boot) },
     { key: "bootWithout", run: run(f.empty, boot) },
     { key: "bootEsp32Like", run: run(f.esp32Like, boot) },
+    { key: "bootNoRegionCheck", run: run(f.noRegionCheck, boot) },
     { key: "ticks0", run: run(f.ticks, ticksCode(0, false)) },
     { key: "ticksIdle", run: run(f.ticks, ticksCode(TICKS, false)) },
     { key: "ticksRedraw", run: run(f.ticks, ticksCode(TICKS, true)) },
@@ -424,6 +448,9 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
     bootWithFirmware: attempt(() => count("bootWith")),
     bootWithEmptyBootcde: attempt(() => count("bootWithout")),
     esp32LikeBootInstructions: attempt(() => count("bootEsp32Like") - count("bootWithout")),
+    // What the region check adds to the boot: its run, its reading of process.env, and the reading of
+    // its text when the bundle loads (the same firmware built without it, booted from the same flash).
+    regionCheckBootInstructions: attempt(() => count("bootWith") - count("bootNoRegionCheck")),
     // Each tick less the bench's own loop around it (the same loop with app.tick() left out).
     idleTickInstructions: attempt(() => Math.round((count("ticksIdle") - count("ticksIdleDry")) / TICKS)),
     redrawTickInstructions: attempt(() => Math.round((count("ticksRedraw") - count("ticksRedrawDry")) / TICKS)),

@@ -266,6 +266,8 @@ export const TERSER_OPTIONS = {
  *                       Espruino, which the build gives `storageSize`): the device skips asking, and
  *                       a simulator's bundle carries neither the check nor the reading of
  *                       process.env (firmware/runningPet.ts, src/host/espruino/env.ts)
+ *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZE   the numbers that
+ *                       check compares with (0 where there is none): constants in its body
  * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string}} profile
  */
 export function buildDefines(profile) {
@@ -275,6 +277,10 @@ export function buildDefines(profile) {
     BOARD_HAS_BUTTON: profile.button !== undefined,
     BOARD_HAS_LED: profile.led !== undefined,
     BOARD_CHECKS_REGION: profile.host !== "desktop",
+    BOARD_REGION_ADDRESS: profile.petRegion.address,
+    BOARD_REGION_SIZE: profile.petRegion.size,
+    BOARD_PAGE_SIZE: profile.petRegion.pageSize,
+    BOARD_STORAGE_SIZE: deviceStorageCheck(profile).storageSize || 0,
   };
 }
 

@@ -18,25 +18,28 @@
 import type { BoardFlash, FlashArea } from "../platform/env";
 
 /**
- * 0 when the region fits the board, else why not, as a number misfitCode names: 1 not inside a free
- * area of getFree(), 2 the page of its last byte is not a page of the profile's size ending where it
- * ends, 3 process.env.STORAGE (`storage`) is not `storageSize`, what the build derived from the
- * profile. `flash` is require("Flash"): its getFree and getPage are called (a flash without them
- * throws, and the boot then stores nothing).
+ * 0 when the region from `address` up to (not including) `end`, erased in pages of `pageSize`, fits
+ * the board, else why not, as a number misfitCode names: 1 not inside a free area of getFree(), 2
+ * the page of its last byte is not a page of the profile's size ending where it ends, 3
+ * process.env.STORAGE (`storage`) is not `storageSize`, what the build derived from the profile.
+ * `flash` is require("Flash"): its getFree and getPage are called (a flash without them throws, and
+ * the boot then stores nothing). The board's answers come first and the profile's numbers last, so
+ * that terser, given those as constants, drops them from the call.
  *
  * Written for the interpreter, which reads a function's whole text when it defines it and again
- * when it runs it, and spends 5 000 to 10 000 instructions on each property read: two statements
- * and a loop of one test an area, numbers instead of words (misfitWords has those, for a refusal).
+ * when it runs it, and spends 5 000 to 10 000 instructions on each property read: numbers in, a
+ * number out (misfitWords has the words, for a refusal), a loop of one test an area. The device
+ * build passes the profile's numbers as constants, which terser writes into the body in place of
+ * the parameters.
  */
-export function regionMisfit(r: { address: number; size: number; pageSize: number }, storageSize: number, flash: BoardFlash, storage: unknown): number {
-  const a = r.address,
-    e = a + r.size,
-    free = (flash.getFree as () => FlashArea[])(),
-    last = (flash.getPage as (addr: number) => FlashArea | undefined)(e - 1);
+export function regionMisfit(flash: BoardFlash, storage: unknown, address: number, end: number, pageSize: number, storageSize: number): number {
+  const free = (flash.getFree as () => FlashArea[])();
   let i = free.length;
   // Back to front; stops at the area that holds the region (i >= 0), or at -1.
-  while (i-- && ((free[i] as FlashArea).addr > a || e > (free[i] as FlashArea).addr + (free[i] as FlashArea).length));
-  return i < 0 ? 1 : last && last.addr + last.length === e && last.length === r.pageSize ? (storage !== storageSize ? 3 : 0) : 2;
+  while (i-- && ((free[i] as FlashArea).addr > address || end > (free[i] as FlashArea).addr + (free[i] as FlashArea).length));
+  if (i < 0) return 1;
+  const last = (flash.getPage as (addr: number) => FlashArea | undefined)(end - 1);
+  return last && last.addr + last.length === end && last.length === pageSize ? (storage !== storageSize ? 3 : 0) : 2;
 }
 
 /** regionMisfit's answer as boardFit.ts's FIT code: "ok", "region-not-free", "region-outside-chip", "region-in-storage". */

@@ -104,13 +104,13 @@ export function envFromGlobals(flash: RawFlash): PetEnv {
     setTimeout: setTimeout,
     clearTimeout: clearTimeout,
     flash: flash,
+    // Storage's size for the region check at boot (src/boards/regionFit.ts), only where the boot
+    // checks; process.env is built afresh on every read, so it is read once.
+    storageSize: (typeof BOARD_CHECKS_REGION !== "undefined" ? BOARD_CHECKS_REGION : typeof process !== "undefined") ? (process as { env: { STORAGE?: number } }).env.STORAGE : undefined,
     publish: function (name: string, value: unknown) {
       global[name] = value;
     },
   };
-  // Storage's size for the region check at boot (src/boards/regionFit.ts); process.env is built
-  // afresh on every read, so it is read once.
-  if (typeof BOARD_CHECKS_REGION !== "undefined" ? BOARD_CHECKS_REGION : typeof process !== "undefined") env.storageSize = (process as { env: { STORAGE?: number } }).env.STORAGE;
   if (typeof setWatch === "function") env.setWatch = setWatch;
   if (typeof digitalWrite === "function") env.digitalWrite = digitalWrite;
   if (typeof pinMode === "function") env.pinMode = pinMode;
