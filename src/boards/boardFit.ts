@@ -29,8 +29,8 @@
  *   where a Flash.read outside it would stop the interpreter. It also gives the erase unit, so a
  *   profile with the wrong pageSize is caught before an erase wipes more, or less, than a log sector.
  *   Only the last byte's page is asked: the region starts inside free flash (step 2), its address is
- *   a multiple of pageSize (checkBoardProfile), and a second getPage cost the boot 50 000 instructions
- *   more than the firmware's 0.5 M budget for the check allows; a flash whose pages differ in size
+ *   a multiple of pageSize (checkBoardProfile), and the firmware's check has 0.5 M instructions of
+ *   the boot to spend, of which a second getPage would take a tenth; a flash whose pages differ in size
  *   from one end of the region to the other (none on an ESP32) would pass. It cannot see a 2 MiB chip
  *   behind the ESP32 port's 4 MiB either (nothing the board reports can).
  * - Storage's address is not reported either (process.memory().flash_code_start exists only on ARM
