@@ -3,8 +3,9 @@
  * a board on a serial port (test/fixtures/fake-board-pty.py in bridge mode): with the firmware
  * uploaded, its --json names the board, the region (inside free flash, inside the chip, outside
  * Storage) with what `pet-save inspect` shows of it, and on-board timings beside the floor, and the
- * check leaves every byte outside the pet's region as it was and the pet as it found it. Against a
- * profile the build does not fit, it refuses, reads and writes nothing, and exits 1.
+ * check leaves every byte outside the pet's region as it was and the pet as it found it. With no pet
+ * running yet it reads the region and says it timed nothing; against a profile the build does not
+ * fit, it refuses, reads and writes nothing. Both exit 1.
  *
  * Runs only when env ESPRUINO names the interpreter binary (test/espruino-interpreter.ts).
  */
@@ -46,9 +47,6 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
     board = await interpreterBoard();
     env.PET_SERIAL_LIST = portList(join(dir, "none.json"), []);
     proc = await startEspruino(ESPRUINO!, dir);
-    // The firmware goes up over telnet (quicker than the serial path; flash's own tests cover that).
-    const up = await runNode("scripts/flash.js", ["--port", "tcp://127.0.0.1:" + proc.port, "--bundle", join(dir, "firmware.js")], { BOARD: board.path });
-    expect(up.code, up.out).toBe(0);
     bridge = await startFakeBoard("bridge", join(dir, "bridge.bin"), [TELNET_HOST, proc.port]);
   }, 120_000);
 
@@ -57,6 +55,22 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
     if (proc) await proc.kill();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+
+  it("on a board with Espruino but no pet yet: reads the region, times nothing, says so, status 1", async () => {
+    const r = await boardCheck(["--port", bridge!.path, "--board", board.path, "--json"], env);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ fits: true, region: { free: true }, pet: null, failures: [], ok: false });
+    expect(j.region.contents.current.status).toBe("empty");
+    expect(j.skipped).toEqual(["the timings: no pet is running on the board (npm run flash puts it there)"]);
+    expect(j.timings.petSaveMs).toBeNull();
+    // Then the firmware goes up over telnet (quicker than the serial path; flash's own tests cover
+    // that), which takes the console from the bridge: a new bridge for the tests after this one.
+    await bridge!.stop();
+    const up = await runNode("scripts/flash.js", ["--port", "tcp://127.0.0.1:" + proc!.port, "--bundle", join(dir, "firmware.js")], { BOARD: board.path });
+    expect(up.code, up.out).toBe(0);
+    bridge = await startFakeBoard("bridge", join(dir, "bridge2.bin"), [TELNET_HOST, proc!.port]);
+  }, 120_000);
 
   it("reports the board, the region and on-board timings beside the floor, writing nothing outside the region", async () => {
     const before = outsideRegion();

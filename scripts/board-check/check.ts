@@ -145,10 +145,10 @@ export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile,
   const before = await seePet(con);
   if (!fit.fits) skipped.push("the timings: the board does not fit the profile, so nothing is written");
   else if (before === null) skipped.push("the timings: no pet is running on the board (npm run flash puts it there)");
-  else if (before.storage !== "ok") skipped.push("the timings: the pet is not saving (pet.status().storage is " + JSON.stringify(before.storage) + ")");
   else if ((await evaluate<string>(con, "typeof pet.checkSave+typeof pet.tick", "the pet's console")) !== "functionfunction") {
     skipped.push("the timings: the pet's firmware is older than board-check (no pet.checkSave or pet.tick): upload it again (npm run flash)");
-  } else if (image !== null && contents !== null) {
+  } else if (before.storage !== "ok") skipped.push("the timings: the pet is not saving (pet.status().storage is " + JSON.stringify(before.storage) + ")");
+  else if (image !== null && contents !== null) {
     const scratch = r.address + erasedSpot(image);
     const readAt = currentSlotAddress(contents, r.address);
     const wasErased = image.subarray(scratch - r.address, scratch - r.address + 88).every((b) => b === 0xff);
