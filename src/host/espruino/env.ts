@@ -106,7 +106,9 @@ export function envFromGlobals(flash: RawFlash): PetEnv {
     flash: flash,
     // Storage's size for the region check at boot (src/boards/regionFit.ts), only where the boot
     // checks; process.env is built afresh on every read, so it is read once.
-    storageSize: (typeof BOARD_CHECKS_REGION !== "undefined" ? BOARD_CHECKS_REGION : typeof process !== "undefined") ? (process as { env: { STORAGE?: number } }).env.STORAGE : undefined,
+    // (A device bundle can also run where there is no process: the desktop host's emulation.)
+    storageSize:
+      (typeof BOARD_CHECKS_REGION === "undefined" || BOARD_CHECKS_REGION) && typeof process !== "undefined" ? (process as { env: { STORAGE?: number } }).env.STORAGE : undefined,
     publish: function (name: string, value: unknown) {
       global[name] = value;
     },
