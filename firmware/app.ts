@@ -46,15 +46,15 @@ export function startPet(board: PetBoard, env: PetEnv): PetApp {
     s.print_(line);
   };
   const bootLine = s.boot_(board, createDisplay(board, env, print));
-  const pet = createPetConsole(s);
+  // Bound rather than wrapped: the interval then enters tick_ directly, one call fewer a second.
+  const step: () => void = s.tick_.bind(s);
+  const pet = createPetConsole(s, step);
   startButtonAndLed(board, env, print, pet);
   try {
     env.publish("pet", pet);
   } catch (e) {
     s.print_("pet console unavailable: " + errorText(e));
   }
-  // Bound rather than wrapped: the interval then enters tick_ directly, one call fewer a second.
-  const step: () => void = s.tick_.bind(s);
   let interval: unknown = env.setInterval(step, TICK_MS);
 
   return {

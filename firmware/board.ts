@@ -26,6 +26,14 @@ export interface PetBoard {
     i2c: { scl: PinId; sda: PinId; bitrate?: number };
     address: number;
   };
+  /**
+   * The Storage size (process.env.STORAGE) the board must report. Not in the profile files: the build
+   * adds it for a profile that runs on Espruino (scripts/lib/build.js, deviceStorageCheck, from the
+   * profile's espruino.storageSize or storageArea.size). When present, the boot checks the region
+   * against what the board reports (src/boards/regionFit.ts) before any flash access, and runs the
+   * pet without saving when it does not fit. The desktop and web simulators' profiles have none.
+   */
+  storageSize?: number;
   /** The name a new pet gets (pet.hatch(), a long press, a first boot). */
   defaultPetName?: string;
   /**

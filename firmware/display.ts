@@ -19,9 +19,10 @@ export interface PetDisplay {
    * Draws `world`, its name shown as `nameText` (nameForDisplay of its name, which the owner keeps
    * while the name does not change: decoding it costs a loop per byte on the interpreter), and sends
    * it: all of it, or with `change` only the pages under the parts that changed (face.ts
-   * changedRows). False (after printing why) when the panel failed.
+   * changedRows). `note`, when not empty, is shown in place of the activity (the running pet's
+   * NOT_SAVING_NOTE). False (after printing why) when the panel failed.
    */
-  show(world: World, nameText: string, change?: PictureChange): boolean;
+  show(world: World, nameText: string, change?: PictureChange, note?: string): boolean;
 }
 
 /**
@@ -57,11 +58,11 @@ export function createDisplay(board: PetBoard, env: PetEnv, print: (line: string
     // g as createGraphics made it, until the first picture: that one skips the clear (drawPet).
     let fresh = true;
     return {
-      show: function (world: World, nameText: string, change?: PictureChange): boolean {
+      show: function (world: World, nameText: string, change?: PictureChange, note?: string): boolean {
         try {
           const blank = fresh;
           fresh = false;
-          drawPet(g, nameText, world.expression, activityName(world.activity), blank);
+          drawPet(g, nameText, world.expression, note ? note : activityName(world.activity), blank);
           const k = change === undefined ? 0 : (change.name ? 1 : 0) + (change.expression ? 2 : 0) + (change.activity ? 4 : 0);
           let p = pages[k];
           if (p === undefined) {

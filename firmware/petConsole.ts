@@ -9,19 +9,39 @@ import { loadWorld } from "../src/save/codec";
 import { describeStatus } from "../src/save/status";
 import { PAYLOAD_LENGTH } from "../src/save/layout";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
+import { u64Compare } from "../src/core/u64";
 import { errorText } from "./report";
 import type { RunningPet } from "./runningPet";
 
-/** The console object published as the global `pet`. Every method returns instead of throwing. */
+/**
+ * pet.status(): the keys and values `pet-save decode --json` prints for the live world, then
+ * `storage`: "ok", "paused" (a save is there but cannot be read: nothing is written until it can be
+ * or the owner starts over), "no-storage" (the region could not be opened), or the region check's
+ * code when the region does not fit the board ("region-not-free", "region-outside-chip",
+ * "region-in-storage"): nothing is ever written then.
+ */
+export type PetStatus = PayloadJson & { storage: string };
+
+/** The console object published as the global `pet`. Every method returns instead of throwing, but tick. */
 export interface PetConsole {
-  /** The keys and values `pet-save decode --json` prints for the live world; null if it cannot be built. */
-  status(): PayloadJson | null;
+  /** The live world as `pet-save decode --json` prints it, and whether it is being saved; null if it cannot be built. */
+  status(): PetStatus | null;
   save(): string;
   interact(): string;
   rename(name: string): string;
   hatch(name?: string): string;
   exportHex(): string;
   importHex(hex: string): string;
+  /**
+   * Reads the newest save back exactly as a boot would (the slot log, the checks, the decode at the
+   * wall clock) without changing anything, and says whether it is the running pet: "ok" (the same
+   * pet, as saved at most as many updates ago), "other-pet" (another name, or more updates than the
+   * running pet has: not what runs here), the reason there is no save ("empty", "no-valid-save",
+   * "read-failed", ...), or why there is no store. Also what board-check times as "a restore".
+   */
+  checkSave(): string;
+  /** One loop step now, what the one-second interval calls (board-check times it); returns nothing. */
+  tick(): void;
 }
 
 /**
@@ -91,12 +111,14 @@ function failed(s: RunningPet, what: string, e: unknown): string {
  * wrapper taking a closure: on the interpreter that would be two calls and a function made on every
  * pet.save() or press of the button.
  */
-export function createPetConsole(s: RunningPet): PetConsole {
+export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
   return {
     status: function () {
       try {
         const world = s.currentWorld_();
-        return payloadJson(world, s.currentSavedAt_(), nameText(s, world.name));
+        const j = payloadJson(world, s.currentSavedAt_(), nameText(s, world.name)) as PetStatus;
+        j.storage = s.storageStatus_();
+        return j;
       } catch (e) {
         failed(s, "status", e);
         return null;
@@ -147,5 +169,22 @@ export function createPetConsole(s: RunningPet): PetConsole {
         return failed(s, "importHex", e);
       }
     },
+    checkSave: function () {
+      try {
+        const found = s.readNewest_();
+        if (found === null) return s.storageStatus_();
+        const loaded = found.loaded;
+        if (loaded === null) return found.status;
+        if (loaded.world === null) return loaded.status;
+        const live = s.currentWorld_();
+        // The names as the console shows them (natively made on Espruino), then the counts.
+        const same = nameText(s, loaded.world.name) === nameText(s, live.name) && u64Compare(loaded.world.updateCount, live.updateCount) <= 0;
+        return same ? "ok" : "other-pet";
+      } catch (e) {
+        return failed(s, "checkSave", e);
+      }
+    },
+    // The loop's own step, bound once (app.ts): no wrapper, so board-check times exactly it.
+    tick: step,
   };
 }

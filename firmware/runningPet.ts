@@ -27,7 +27,8 @@ import { saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
-import { openPetStore, type PetStore } from "./store";
+import { openPetStore, type PetStore, type Restored } from "./store";
+import { misfitCode, misfitWords, regionMisfit } from "../src/boards/regionFit";
 import type { PetDisplay } from "./display";
 import type { PictureChange } from "./face";
 import { lateAbsenceMs, MAX_TICK_DELTA_MS, WALL_CLOCK_MAX_MS, WALL_CLOCK_MIN_MS, wallClockMs } from "./clock";
@@ -35,6 +36,23 @@ import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveS
 import { errorText, statusLine } from "./report";
 
 export const FALLBACK_PET_NAME = "Pip";
+
+/**
+ * Defined only by the device build (scripts/lib/build.js, buildDefines): true for a profile that
+ * runs on Espruino, whose bundle then checks the region at boot without asking the board object
+ * whether to, false for a simulator's, whose bundle then carries no check. Undeclared elsewhere
+ * (typeof answers "undefined"), where the board's storageSize decides.
+ */
+declare const BOARD_CHECKS_REGION: boolean | undefined;
+/**
+ * The profile's region and expected Storage size as constants, defined with BOARD_CHECKS_REGION:
+ * terser writes them into the region check's body, which then reads no property to get them (0.08 M
+ * instructions of the boot). Undeclared elsewhere, where the board's fields are read.
+ */
+declare const BOARD_REGION_ADDRESS: number | undefined;
+declare const BOARD_REGION_SIZE: number | undefined;
+declare const BOARD_PAGE_SIZE: number | undefined;
+declare const BOARD_STORAGE_SIZE: number | undefined;
 
 /** The loop's period. Each tick adds the measured time, so a late tick loses nothing. */
 export const TICK_MS = 1000;
@@ -49,6 +67,15 @@ export const SAVING_PAUSED = "paused";
 const COMMIT_UNKNOWN = "commit-unknown";
 /** How a boot line that hatched the default pet without storage ends. */
 const NOT_SAVED = " (not saved)";
+
+/** What pet.save() answers, and pet.status().storage says, when the region could not be opened at all. */
+const NO_STORAGE = "no-storage";
+
+/**
+ * What the panel shows in place of the activity while nothing will ever be saved (the region did not
+ * fit the board, or could not be opened): the console line at boot says why.
+ */
+export const NOT_SAVING_NOTE = "NOT SAVING: see console";
 
 /** How the owner ends a pause, for the lines that mention it. */
 export const START_OVER = "pet.hatch() or pet.importHex() to start over";
@@ -128,6 +155,13 @@ export class RunningPet {
   /** Uptime of the last restore attempt, for the retries while paused. */
   private lastRestoreTry_: number;
   /**
+   * Why there is no store (store_ null): NO_STORAGE, or the region check's code when the region did
+   * not fit the board ("region-not-free", ...). What pet.save() answers and pet.status().storage says.
+   */
+  private noStore_: string;
+  /** "" or NOT_SAVING_NOTE: shown on the panel in place of the activity while nothing is ever saved. */
+  private panelNote_: string;
+  /**
    * How far (ms) the world clock may still advance by idle steps (see tick_); 0 when the next tick
    * must take the full step. Set only by noteQuiet_, at the end of every full step; every other way
    * the state changes sets it to 0 first (advance_, adoptWorld_, rename_, writeSave_, pauseSaving_,
@@ -158,6 +192,8 @@ export class RunningPet {
     this.shownNameText_ = "";
     this.stampBase_ = 0;
     this.lastRestoreTry_ = 0;
+    this.noStore_ = NO_STORAGE;
+    this.panelNote_ = "";
   }
 
 
@@ -199,7 +235,7 @@ export class RunningPet {
     const line = this.openAndRestore_(board);
     this.print_(line);
     this.noteShown_(); // the boot line said it all; no status line until something changes
-    if (this.display_ !== null && !this.display_.show(this.world_, this.shownNameText_)) this.display_ = null;
+    if (this.display_ !== null && !this.display_.show(this.world_, this.shownNameText_, undefined, this.panelNote_)) this.display_ = null;
     return line;
   }
 
@@ -207,9 +243,23 @@ export class RunningPet {
     // The default pet's name appears only in the lines of a boot that does not restore, so it is
     // made for those alone.
     try {
+      // A board that does not report the region free, inside the chip and outside Storage never
+      // has it touched, not even read (on the Linux build a read outside its flash file stops the
+      // interpreter): the region is what the profile says, and this board is not that board.
+      if (typeof BOARD_CHECKS_REGION !== "undefined" ? BOARD_CHECKS_REGION : board.storageSize !== undefined) {
+        const misfit = regionMisfit(
+          this.env_.flash,
+          this.env_.storageSize,
+          typeof BOARD_REGION_ADDRESS !== "undefined" ? BOARD_REGION_ADDRESS : board.petRegion.address,
+          typeof BOARD_REGION_ADDRESS !== "undefined" ? BOARD_REGION_ADDRESS + (BOARD_REGION_SIZE as number) : board.petRegion.address + board.petRegion.size,
+          typeof BOARD_PAGE_SIZE !== "undefined" ? BOARD_PAGE_SIZE : board.petRegion.pageSize,
+          typeof BOARD_STORAGE_SIZE !== "undefined" ? BOARD_STORAGE_SIZE : (board.storageSize as number),
+        );
+        if (misfit !== 0) return this.refuseRegion_(misfit, board);
+      }
       const opened = openPetStore(this.env_.flash, board.petRegion, board.petLayout);
       this.store_ = opened.store;
-      if (this.store_ === null) return "storage unavailable: " + opened.status + ", hatched " + nameForDisplay(this.defaultName_) + NOT_SAVED;
+      if (this.store_ === null) return this.noStorage_(NO_STORAGE, "storage unavailable: " + opened.status);
       const r = this.restoreNewest_();
       if (r.status === "ok") return r.line;
       if (noSaveOfOurs(r.status)) {
@@ -221,9 +271,39 @@ export class RunningPet {
       }
       return this.pauseSaving_(r.line);
     } catch (e) {
-      this.store_ = null;
-      return "storage unavailable: " + errorText(e) + ", hatched " + nameForDisplay(this.defaultName_) + NOT_SAVED;
+      return this.noStorage_(NO_STORAGE, "storage unavailable: " + errorText(e));
     }
+  }
+
+  /** The boot line of a region that does not fit the board (regionMisfit's answer); nothing is ever stored. */
+  private refuseRegion_(misfit: number, board: PetBoard): string {
+    const code = misfitCode(misfit);
+    const words = misfitWords(code, board.petRegion, board.storageSize as number, this.env_.storageSize);
+    return this.noStorage_(code, "storage refused: " + code + " (" + words + ")");
+  }
+
+  /**
+   * The pet runs without storage for good: no store, nothing ever read or written, `status` for
+   * pet.save() and pet.status().storage, the note on the panel. Returns the boot line.
+   */
+  private noStorage_(status: string, why: string): string {
+    this.store_ = null;
+    this.noStore_ = status;
+    this.panelNote_ = NOT_SAVING_NOTE;
+    return why + ", hatched " + nameForDisplay(this.defaultName_) + NOT_SAVED;
+  }
+
+  /**
+   * Whether saving works: "ok", SAVING_PAUSED while paused, or why there is no store (NO_STORAGE,
+   * or the region check's code). pet.status().storage.
+   */
+  storageStatus_(): string {
+    return this.store_ === null ? this.noStore_ : this.pausedReason_ !== "" ? SAVING_PAUSED : "ok";
+  }
+
+  /** The newest save read back exactly as a boot reads it, without adopting it (pet.checkSave()); null without a store. */
+  readNewest_(): Restored | null {
+    return this.store_ === null ? null : this.store_.restore(this.wallNow_());
   }
 
   /**
@@ -479,7 +559,7 @@ export class RunningPet {
     const encoded = saveWorld(this.world_, stamp);
     let status: string = encoded.status;
     if (encoded.bytes !== null) {
-      if (this.store_ === null) status = "no-storage";
+      if (this.store_ === null) status = this.noStore_;
       else {
         try {
           status = this.store_.save(encoded.bytes);
@@ -552,7 +632,7 @@ export class RunningPet {
     const changed = this.noteShown_();
     if (this.display_ !== null) {
       // Only the pages under the parts that changed go to the panel (face.ts changedRows).
-      if (changed !== null && !this.display_.show(this.world_, this.shownNameText_, changed)) this.display_ = null; // it printed why; lines from now on
+      if (changed !== null && !this.display_.show(this.world_, this.shownNameText_, changed, this.panelNote_)) this.display_ = null; // it printed why; lines from now on
       if (note !== "" && note !== "saved") this.print_(statusLine(this.world_, note, this.shownNameText_));
       return;
     }

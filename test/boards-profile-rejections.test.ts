@@ -10,9 +10,10 @@ import { checkBoardProfile, type BoardProfile } from "../src/boards/boardProfile
 import { buildFirmware, BoardProfileError } from "../scripts/lib/build.js";
 
 const STORAGE = { address: 0x320000, size: 0xe0000 };
+const ESPRUINO = { board: "ESP32", minVersion: "2v26" };
 
 function profile(region: { address: number; size: number; pageSize: number }): BoardProfile {
-  return { name: "test board", petRegion: region, storageArea: STORAGE };
+  return { name: "test board", petRegion: region, storageArea: STORAGE, espruino: ESPRUINO };
 }
 
 function problems(region: { address: number; size: number; pageSize: number }): string {
@@ -25,7 +26,7 @@ describe("checkBoardProfile rejects unusable pet regions", () => {
   });
 
   it("accepts a region right after Storage", () => {
-    expect(checkBoardProfile({ name: "b", petRegion: { address: 0x100000, size: 8192, pageSize: 4096 }, storageArea: { address: 0xf0000, size: 0x10000 } })).toEqual([]);
+    expect(checkBoardProfile({ name: "b", petRegion: { address: 0x100000, size: 8192, pageSize: 4096 }, storageArea: { address: 0xf0000, size: 0x10000 }, espruino: ESPRUINO })).toEqual([]);
   });
 
   it("rejects an address that is not sector-aligned", () => {

@@ -1,5 +1,6 @@
 /**
- * The `pet` console object: status() has exactly the keys and values of `pet-save decode --json`,
+ * The `pet` console object: status() has exactly the keys and values of `pet-save decode --json`
+ * (then `storage`, whether saving works),
  * every method returns a status, and a rejected import changes nothing.
  */
 import { describe, expect, it } from "vitest";
@@ -23,16 +24,17 @@ function newestPayload(sim: NorFlashSim): Uint8Array {
 }
 
 describe("pet.status()", () => {
-  it("matches what pet-save decode --json prints for the save just written, key for key", () => {
+  it("matches what pet-save decode --json prints for the save just written, key for key, then says storage ok", () => {
     const { sim, env, app } = started(JULY_2026);
     env.advance(25000);
     app.pet.interact();
     env.advance(1500);
     expect(app.pet.save()).toBe("ok");
-    const status = app.pet.status()!;
+    const { storage, ...status } = app.pet.status()!;
     expect(Object.keys(status)).toEqual(PAYLOAD_JSON_KEYS);
     const decoded = loadWorld(newestPayload(sim), 0);
     expect(status).toEqual(payloadJson(decoded.world!, decoded.savedAt));
+    expect(storage).toBe("ok"); // and, after them, whether the pet is being saved
     expect(status.savedAtMs).toBe(String(JULY_2026 + 26500));
     expect(typeof status.activity).toBe("number");
     expect(typeof status.elapsedMs).toBe("string");

@@ -1,11 +1,11 @@
 /**
- * `npm run flash` fails loudly, with exit status 1 and a reason, when there is nothing to upload to
- * or nothing to build from. (The espruino tool itself exits 0 after "Unable to connect!", so the
- * script has to read its output.) test/flash-serial-upload-pty.test.ts has the serial failures.
+ * `npm run flash` fails loudly, with exit status 1 and a reason in one line, when there is nothing
+ * to upload to or nothing to build from, and with status 2 on a usage error; it answers --help and
+ * --version. test/flash-serial-upload-pty.test.ts has the serial failures.
  */
 import { describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -35,12 +35,12 @@ describe("flash refuses", () => {
     }
   });
 
-  it("a board that does not answer (nothing listens on the port)", async () => {
+  it("a board that does not answer (nothing listens on the port), before building", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pet-flash-fail-"));
     try {
       const r = await flash(["--port", "tcp://127.0.0.1:1", "--bundle", join(dir, "firmware.js")]);
       expect(r.code).toBe(1);
-      expect(r.out).toMatch(/upload failed: could not connect to the board/);
+      expect(r.out.trim()).toBe("flash failed: nothing listens at tcp://127.0.0.1:1: is the board (or `espruino --telnet`) running there?");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -52,9 +52,29 @@ describe("flash refuses", () => {
     expect(r.out).toMatch(/bad board profile .*no-such-board\.json:\n {2}- cannot read the file/);
   });
 
-  it("an unknown option", async () => {
+  it("an unknown option, as a usage error", async () => {
     const r = await flash(["--dry-run", "--colour", "red"]);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/^npm run flash: unknown option --colour\nusage: npm run flash -- /);
+  });
+
+  it("a simulator's profile, which has no board to go to", async () => {
+    const r = await flash(["--port", "tcp://127.0.0.1:1"], join(ROOT, "boards", "desktop.json"));
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/unknown option --colour/);
+    expect(r.out).toMatch(/^flash failed: boards\/desktop\.json is a simulator's profile \(host desktop\)/);
+  });
+});
+
+describe("flash answers", () => {
+  it("--help with its options, an example and its exit statuses, and --version", async () => {
+    const help = await flash(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^usage: npm run flash -- \[options\]\n/);
+    for (const option of ["--port P", "--baud N", "--list", "--dry-run", "--out FILE", "--bundle FILE", "--entry FILE", "--monitor", "--verbose", "--version"]) expect(help.out).toContain(option);
+    expect(help.out).toMatch(/\n {2}-h, --help +this help\n/);
+    expect(help.out).toMatch(/examples:\n {2}npm run flash\n/);
+    expect(help.out).toMatch(/exit status:\n {2}0 {2}uploaded[\s\S]*\n {2}1 {2}not uploaded[\s\S]*\n {2}2 {2}usage/);
+    const version = await flash(["--version"]);
+    expect(version).toEqual({ code: 0, out: "npm run flash " + JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version + "\n" });
   });
 });

@@ -20,12 +20,20 @@ export interface FakeBoard {
 
 /**
  * Starts a fake board ("repl", "silent", or "bridge" to host:port) and waits for its pty path. A
- * bridge port given as "@FILE" is read from FILE, and the bridge reconnects when the console drops.
+ * bridge port given as "@FILE" is read from FILE, and the bridge reconnects when the console drops. A
+ * "repl" board answers the question what it is as an ESP32 with Espruino 2v29, or with `identity`'s
+ * BOARD and VERSION.
  */
-export function startFakeBoard(mode: "repl" | "silent" | "bridge", transcript: string, bridgeTo?: [string, number | string]): Promise<FakeBoard> {
+export function startFakeBoard(
+  mode: "repl" | "silent" | "bridge",
+  transcript: string,
+  bridgeTo?: [string, number | string],
+  identity?: { BOARD?: string; VERSION?: string },
+): Promise<FakeBoard> {
   const args = [join(ROOT, "test", "fixtures", "fake-board-pty.py"), mode, transcript].concat(bridgeTo ? [bridgeTo[0], String(bridgeTo[1])] : []);
   writeFileSync(transcript, "");
-  const child: ChildProcess = spawn("python3", args, { stdio: ["pipe", "pipe", "inherit"] });
+  const env = identity ? { ...process.env, FAKE_BOARD_ENV: JSON.stringify(identity) } : process.env;
+  const child: ChildProcess = spawn("python3", args, { stdio: ["pipe", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let out = "";
     child.once("error", reject);
@@ -73,14 +81,21 @@ export function portList(file: string, ports: object[]): string {
   return file;
 }
 
+/** What a board received after flash asked it what it is: the upload alone. */
+export function afterIdentify(text: string): string {
+  const asked = text.lastIndexOf("#pet-id ");
+  return asked < 0 ? text : text.slice(text.indexOf("\n", asked) + 1);
+}
+
 /**
  * Replays what a board received (console control bytes removed: DLE echo-off, Ctrl-C, ESC LF
- * continuation) against a recording Storage; returns the files written and the files loaded.
+ * continuation; the question what it is, which flash asks first, left out) against a recording
+ * Storage; returns the files written and the files loaded.
  */
 export function replayUpload(text: string): { files: Record<string, string>; loads: unknown[] } {
   const files: Record<string, string> = {};
   const loads: unknown[] = [];
-  const code = text.replace(/\x1b\n/g, "\n").replace(/[\x10\x03]/g, "");
+  const code = afterIdentify(text).replace(/\x1b\n/g, "\n").replace(/[\x10\x03]/g, "");
   runInNewContext(code, {
     reset() {},
     print() {},

@@ -19,6 +19,7 @@ import { interpreterIdentity, startEspruino, TELNET_HOST, type EspruinoProcess }
 import { buildFirmware } from "../scripts/lib/build.js";
 import * as P from "../src/web/device/protocol";
 import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO } from "./espruino-interpreter";
+import type { BoardProfile } from "../src/boards/boardProfile";
 const GOLDEN_HEX = readFileSync(fileURLToPath(new URL("./golden/valid-utf8-name.hex", import.meta.url)), "utf8").trim();
 
 describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build " + NEEDS_ESPRUINO, () => {
@@ -75,13 +76,20 @@ describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("identifies the interpreter", async () => {
-    const id = await ask(P.identifyCommand(), P.parseIdentity);
+  it("identifies the interpreter: the page's ESP32 profile is refused, the interpreter's own profile fits", async () => {
+    const own = await interpreterBoard();
+    const esp32 = JSON.parse(readFileSync(fileURLToPath(new URL("../boards/esp32.json", import.meta.url)), "utf8")) as BoardProfile;
     const { board } = await interpreterIdentity(ESPRUINO!);
     expect(board).toMatch(/^LINUX/);
-    expect(id.board).toBe(board);
-    expect(id.version).toMatch(/^2v\d+/);
-    expect(P.refusal(id)).toContain('BOARD "' + board + '"');
+    const forEsp32 = await ask(P.identifyCommand(esp32.petRegion), P.parseIdentity);
+    expect(forEsp32.board).toBe(board);
+    expect(forEsp32.version).toMatch(/^2v\d+/);
+    expect(P.refusal(forEsp32, esp32)).toContain('BOARD "' + board + '"');
+    // Without the second Ctrl-C: two in a row make the Linux build quit (a board only stops what runs).
+    const id = await ask(P.identifyCommand(own.profile.petRegion).replace("\x03", ""), P.parseIdentity);
+    expect(id.free!.length).toBeGreaterThan(0);
+    expect(id.storage).toBe(own.profile.espruino!.storageSize ?? own.profile.storageArea!.size);
+    expect(P.refusal(id, own.profile)).toBeNull();
   });
 
   it("uploads the bundle in acknowledged pieces whose CRC on the board matches, and load() starts the pet", async () => {

@@ -4,7 +4,10 @@
  * answers that cannot be mistaken for the echo of the command that asked for them.
  */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as P from "../src/web/device/protocol";
+import type { BoardProfile } from "../src/boards/boardProfile";
 
 describe("device protocol text", () => {
   it("sends a name as its UTF-8 bytes, escaping quotes, backslashes and anything outside printable ASCII", () => {
@@ -13,10 +16,15 @@ describe("device protocol text", () => {
     expect(P.espruinoString("Rex")).toBe('"Rex"');
   });
 
-  it("accepts an ESP32 with 2v26 or later and refuses everything else", () => {
-    for (const v of ["2v26", "2v26.3", "2v29.277", "2v100", "3v0"]) expect(P.refusal({ board: "ESP32", version: v })).toBeNull();
-    for (const v of ["2v25", "2v25.99", "1v99", "2v9", "unknown", ""]) expect(P.refusal({ board: "ESP32", version: v })).toContain("needs 2v26 or later");
-    for (const b of ["ESP32S3", "ESP8266", "LINUX", "PICO_R1_3", ""]) expect(P.refusal({ board: b, version: "2v29" })).toContain('BOARD "' + b + '"');
+  it("refuses by the rule the tools share (src/boards/boardFit.ts), with the page's profile: another board, an older Espruino, flash laid out otherwise", () => {
+    const esp32 = JSON.parse(readFileSync(join(__dirname, "..", "boards", "esp32.json"), "utf8")) as BoardProfile;
+    // What an ESP32 with Espruino 2v29 answers (its port's hard-coded free list, 4 KiB pages).
+    const answer = (board: string, version: string, free = [{ addr: 0xe000, length: 0x2000 }, { addr: 0x310000, length: 0x10000 }, { addr: 0x360000, length: 0xa0000 }]) =>
+      P.parseIdentity("#pet-id " + JSON.stringify({ b: board, v: version, f: 0, s: 917504, free, p: { addr: 0x31f000, length: 4096 } }))!;
+    for (const v of ["2v26", "2v26.3", "2v29.277", "2v100", "3v0"]) expect(P.refusal(answer("ESP32", v), esp32)).toBeNull();
+    for (const v of ["2v25", "2v25.99", "1v99", "2v9", "unknown", ""]) expect(P.refusal(answer("ESP32", v), esp32)).toContain("needs 2v26 or later");
+    for (const b of ["ESP32S3", "ESP8266", "LINUX", "PICO_R1_3", ""]) expect(P.refusal(answer(b, "2v29"), esp32)).toContain('BOARD "' + b + '"');
+    expect(P.refusal(answer("ESP32", "2v29", [{ addr: 0xe000, length: 0x2000 }]), esp32)).toMatch(/not inside the flash this board reports free.*Nothing was sent\.$/);
   });
 
   it("cuts the bundle into 1 KiB Storage.write pieces that cover it exactly, the first giving the total size", () => {
@@ -35,7 +43,7 @@ describe("device protocol text", () => {
   });
 
   it("never reads a command's own echo as its answer", () => {
-    const commands = [P.identifyCommand(), P.crcCommand(), P.statusCommand(), P.petCallCommand("rename", ['x" #pet-r "ok']), ...P.uploadCommands("abc").map((s) => s.line)];
+    const commands = [P.identifyCommand({ address: 0x310000, size: 0x10000 }), P.crcCommand(), P.statusCommand(), P.petCallCommand("rename", ['x" #pet-r "ok']), ...P.uploadCommands("abc").map((s) => s.line)];
     for (const c of commands) {
       for (const line of c.split("\n")) {
         const echoed = line.replace(/[\x03\x10]/g, "");

@@ -8,7 +8,8 @@
  * line either way.
  *
  * In the firmware the board runs Espruino: each command line the page types runs as JavaScript over a
- * tiny fake of the board (process.env, Storage, Flash.read over the board's flash, E.CRC32, load(),
+ * tiny fake of the board (process.env, Storage, Flash.read over the board's flash and getFree and
+ * getPage answered as Espruino 2v29's ESP32 port answers them, E.CRC32, load(),
  * and a `pet`), and characters typed on a line that does not start with Ctrl-P are echoed, as
  * Espruino's console does. In download mode the bytes go to the ROM stand-in the test installed as
  * `window.__espRom` (test/web-fake-esp32-rom.ts), which esptool-js talks to. What happened is in
@@ -152,13 +153,19 @@ export function installFakeSerial(sc: FakeBoard): void {
   };
   const Flash = {
     read: (length: number, addr: number): Uint8Array => flash().slice(addr, addr + length),
+    getFree: () => [
+      { addr: 0xe000, length: 0x2000 },
+      { addr: 0x310000, length: 0x10000 },
+      { addr: 0x360000, length: 0xa0000 },
+    ],
+    getPage: (addr: number) => (addr < 0x400000 ? { addr: addr - (addr % 4096), length: 4096 } : undefined),
   };
   function run(line: string): void {
     state.log.push(line);
     if (sc.silent || cut) return;
     const api: Record<string, unknown> = {
       require: (n: string) => (n === "Storage" ? Storage : n === "Flash" ? Flash : undefined),
-      process: { env: { VERSION: sc.version, BOARD: sc.board } },
+      process: { env: { VERSION: sc.version, BOARD: sc.board, FLASH: 0, STORAGE: 917504 } },
       print: (...a: unknown[]) => out(a.join(" ") + "\r\n"),
       load: () => {
         state.loads++;

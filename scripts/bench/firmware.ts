@@ -3,7 +3,8 @@
  * ESPRUINO: Espruino's Linux build, docs/firmware.md "Espruino for Linux") the firmware measured
  * inside it, in ONE interpreter process:
  *
- * - Storage holds `.bootcde` (the firmware for boards/linux.json, booted with load()), `probe.js`
+ * - Storage holds `.bootcde` (the firmware for the interpreter's own profile: boards/linux-esp32.json
+ *   on the kit's ESP32-like build, boards/linux.json on the stock one; booted with load()), `probe.js`
  *   (scripts/bench/firmware-probe.ts bundled the same way: the store's restore path), `floor.js`
  *   and `prims.js` (scripts/bench/espruino/: the floor and the primitives). Everything timed runs
  *   from Storage, so the floor and the firmware are compared like with like (Storage code runs ~4x
@@ -23,23 +24,26 @@
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
-import { openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
+import { interpreterIdentity, interpreterProfile, openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
 import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
 import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion, type Counted } from "./callgrind";
 
 /** Runs of each timed operation (odd, so the median is one of them). */
 const RUNS = 41;
-/** Erased scratch pages for the floor and the primitives, just below the pet region. */
+/**
+ * Erased scratch pages for the floor and the primitives, just below the pet region: free flash on
+ * the kit's build (the ESP32's app partition there is only file), the top of Storage's nominal span
+ * on the stock build (checked against Storage's use below).
+ */
 const SCRATCH_PAGES = 8;
 /** Ticks counted under callgrind, per kind. */
 const TICKS = 10;
 /** Runs of each operation counted under callgrind. */
 const OP_COUNT = 10;
 const HERE = join(ROOT, "scripts", "bench");
-const LINUX_BOARD = join(ROOT, "boards", "linux.json");
 const HOW_TO_GET_ONE =
   "no interpreter: build Espruino's Linux binary (docs/firmware.md, \"Espruino for Linux\") and run npm run bench -- --espruino PATH (or set ESPRUINO=PATH)";
 
@@ -67,6 +71,11 @@ const OPS: { name: string; floor: string | null; safe?: string; what: string }[]
   { name: "petStatus", floor: "floorEncode", what: "pet.status()" },
   { name: "petExportHex", floor: "floorEncode", what: "pet.exportHex()" },
   { name: "petInteract", floor: null, what: "pet.interact()" },
+  {
+    name: "regionCheck",
+    floor: null,
+    what: "the boot's region check: process.env.STORAGE, Flash.getFree(), two Flash.getPage() and the comparisons (src/boards/regionFit.ts)",
+  },
 ];
 
 /** Primitive, operations per sample, instruction-count operations. */
@@ -80,7 +89,7 @@ const PRIMS: { name: string; n: number; what: string }[] = [
   { name: "crc32", n: 200, what: "E.CRC32 over 80 bytes" },
   { name: "flashRead", n: 50, what: "Flash.read of 84 bytes" },
   { name: "flashWrite", n: 40, what: "Flash.write of 84 bytes into erased flash" },
-  { name: "erasePage", n: 8, what: "Flash.erasePage (1 KiB page on the Linux build)" },
+  { name: "erasePage", n: 8, what: "Flash.erasePage (one page of the profile's pageSize)" },
 ];
 
 function round(x: number, digits = 4): number {
@@ -92,7 +101,7 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-async function build(entry: string | undefined, board: string = LINUX_BOARD): Promise<string> {
+async function build(entry: string | undefined, board: string): Promise<string> {
   const built = await buildFirmware({ board, outFile: null, entry });
   const findings = checkBundle(built.code);
   if (findings.length > 0) throw new Error("bundle of " + (entry ?? "src/host/espruino/main.ts") + " is not Espruino-safe:\n" + formatFindings(built.code, findings));
@@ -107,6 +116,13 @@ async function build(entry: string | undefined, board: string = LINUX_BOARD): Pr
 function withEsp32Hardware(linux: Record<string, unknown>): Record<string, unknown> {
   const esp32 = JSON.parse(readFileSync(join(ROOT, "boards", "esp32.json"), "utf8")) as { display: unknown; button: unknown; led: unknown };
   const copy: Record<string, unknown> = { ...linux, display: esp32.display, button: esp32.button, led: esp32.led };
+  delete copy.$schema;
+  return copy;
+}
+
+/** A profile's copy without its $schema pointer (the copy lives elsewhere). */
+function withoutSchema(p: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...p };
   delete copy.$schema;
   return copy;
 }
@@ -131,13 +147,14 @@ function sleep(ms: number): Promise<void> {
 
 /** A console on which `expr` evaluates to true, reconnecting while the interpreter restarts. */
 async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Promise<EspruinoConsole> {
+  const port = proc.port;
   const end = Date.now() + ms;
   let last = "";
   for (;;) {
     if (proc.exited()) throw new Error("espruino exited: " + JSON.stringify(proc.exited()) + "\n" + proc.output().slice(-2000));
     let con: EspruinoConsole | null = null;
     try {
-      con = await openConsole({ timeoutMs: 5_000 });
+      con = await openConsole({ timeoutMs: 5_000, port });
       for (let i = 0; i < 20; i++) {
         if ((await con.evaluate(expr, 5_000)) === true) return con;
         await sleep(100);
@@ -154,7 +171,7 @@ async function consoleWhen(proc: EspruinoProcess, expr: string, ms: number): Pro
 interface Session {
   figures: Figures;
   /** Flash files for the instruction counts: firmware + save, empty .bootcde, tick entry, the ESP32-like firmware + save. */
-  flash: { firmware: string; empty: string; ticks: string | null; esp32Like: string | null } | null;
+  flash: { firmware: string; empty: string; ticks: string | null; esp32Like: string | null; noRegionCheck: string | null } | null;
   /** Whether probe.js (the store's restore) is in Storage. */
   probe: boolean;
   scratch: BenchConfig;
@@ -179,17 +196,21 @@ function attempt<T>(fn: () => T): T | { skipped: string } {
 
 /** The one interpreter process: upload, boot, time everything, leave flash files for callgrind. */
 async function session(binary: string, work: string, withCopies: boolean): Promise<Session> {
-  const board = JSON.parse(readFileSync(LINUX_BOARD, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea?: { address: number; size: number } };
+  // The profile of the build we were given: the kit's ESP32-like one, or the stock one.
+  const boardFile = await interpreterProfile(binary);
+  const board = JSON.parse(readFileSync(boardFile, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea: { address: number; size: number } };
   const pageSize = board.petRegion.pageSize;
   const layout = layoutForRegion(board.petRegion);
-  if (layout.layout === null) throw new Error("boards/linux.json: " + layout.message);
+  if (layout.layout === null) throw new Error(boardFile + ": " + layout.message);
   const scratch: BenchConfig = { scratch: board.petRegion.address - SCRATCH_PAGES * pageSize, pages: SCRATCH_PAGES, pageSize, petLayout: layout.layout };
   const figures: Figures = {};
-  const firmware = await build(undefined);
+  const identity = (await interpreterIdentity(binary)) as { board: string; version: string };
+  figures.measuredOn = "Espruino " + identity.version + " for Linux, BOARD " + identity.board + ", profile " + relative(ROOT, boardFile) + " (not an ESP32: a PC runs it tens of times faster)";
+  const firmware = await build(undefined, boardFile);
   // The probe and the tick entry are optional: without them their figures say why.
-  const optional = async (entry: string, key: string, boardFile?: string): Promise<string | null> => {
+  const optional = async (entry: string, key: string, entryBoard: string = boardFile): Promise<string | null> => {
     try {
-      return await build(join(HERE, entry), boardFile);
+      return await build(join(HERE, entry), entryBoard);
     } catch (e) {
       figures[key] = { skipped: errorText(e).split("\n")[0] };
       return null;
@@ -203,6 +224,17 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   const esp32LikeBoard = join(work, "linux-with-esp32-hardware.json");
   writeFileSync(esp32LikeBoard, JSON.stringify(withEsp32Hardware(board as unknown as Record<string, unknown>)));
   const ticks = await optional("firmware-ticks.ts", "ticksBuild", esp32LikeBoard);
+  // The same firmware without the boot's region check (the profile as a simulator's, host desktop,
+  // which compiles the check and its reading of process.env out: scripts/lib/build.js buildDefines),
+  // so that what the check costs the boot is a difference of two boots.
+  const noCheckBoard = join(work, "without-region-check.json");
+  writeFileSync(noCheckBoard, JSON.stringify({ ...withoutSchema(board as unknown as Record<string, unknown>), host: "desktop" }));
+  let noRegionCheck: string | null = null;
+  try {
+    noRegionCheck = await build(undefined, noCheckBoard);
+  } catch (e) {
+    figures.noRegionCheckBuild = { skipped: errorText(e).split("\n")[0] };
+  }
   let esp32Like: string | null = null;
   try {
     esp32Like = await build(undefined, esp32LikeBoard);
@@ -218,7 +250,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   figures.linuxBundleBytes = Buffer.byteLength(firmware, "utf8");
   const proc = await startEspruino(binary, dir);
   try {
-    let con = await openConsole({ timeoutMs: 60_000 });
+    let con = await openConsole({ timeoutMs: 60_000, port: proc.port });
     await writeStorageFile(con, ".bootcde", firmware);
     await con.evaluate("load()");
     await con.close();
@@ -233,11 +265,20 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
     for (const [name] of files) await con.evaluate("eval(require(\"Storage\").read(" + JSON.stringify(name) + "))", 30_000);
     figures.linuxJsVarsWithBench = ((await con.evaluate("process.memory()")) as { usage: number }).usage;
 
-    // Storage fills from the bottom: the scratch pages must lie far above its used part.
+    // The scratch pages must be flash nothing else uses. On the kit they lie below the region,
+    // where the ESP32 keeps its app and the kit nothing, and Storage starts above the region. On
+    // the stock build they lie inside Storage's nominal span, which Storage fills from the bottom:
+    // its used part must then end well below them.
+    const s0 = scratch.scratch;
+    const s1 = s0 + SCRATCH_PAGES * pageSize;
+    const area = board.storageArea;
     const stats = (await con.evaluate("require(\"Storage\").getStats()")) as { fileBytes: number; trashBytes: number };
-    const storageStart = board.storageArea?.address ?? 0x10000000;
     const used = stats.fileBytes + stats.trashBytes;
-    if (storageStart + used + 32 * 1024 > scratch.scratch) throw new Error("Storage uses " + used + " bytes: too close to the scratch pages at 0x" + scratch.scratch.toString(16));
+    if (s0 < area.address + area.size && area.address < s1) {
+      if (area.address + used + 32 * 1024 > s0) throw new Error("Storage uses " + used + " bytes: too close to the scratch pages at 0x" + s0.toString(16));
+    }
+    const free = (await con.evaluate("require(\"Flash\").getFree()")) as { addr: number; length: number }[];
+    if (!free.some((f) => f.addr <= s0 && s1 <= f.addr + f.length)) throw new Error("the scratch pages at 0x" + s0.toString(16) + " are not inside the flash the interpreter reports free");
     await con.evaluate("benchInit(" + JSON.stringify(scratch) + ")");
     figures.checks = await con.evaluate("benchCheck()", 30_000).catch((e: unknown) => "benchCheck threw: " + errorText(e));
 
@@ -292,7 +333,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
       // The wall clock of that save, for the tick entry (firmware-ticks.ts): same absence every run.
       await con.evaluate("require(\"Storage\").write(\"bench-wall\",\"\"+Date.now())");
       const live = join(dir, "espruino.flash");
-      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null, esp32Like: null };
+      flash = { firmware: join(work, "firmware.flash"), empty: join(work, "empty.flash"), ticks: null, esp32Like: null, noRegionCheck: null };
       copyFileSync(live, flash.firmware);
       await writeStorageFile(con, ".bootcde", ";");
       copyFileSync(live, flash.empty);
@@ -300,6 +341,11 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
         flash.ticks = join(work, "ticks.flash");
         await writeStorageFile(con, ".bootcde", ticks);
         copyFileSync(live, flash.ticks);
+      }
+      if (noRegionCheck !== null) {
+        flash.noRegionCheck = join(work, "no-region-check.flash");
+        await writeStorageFile(con, ".bootcde", noRegionCheck);
+        copyFileSync(live, flash.noRegionCheck);
       }
       if (esp32Like !== null) {
         flash.esp32Like = join(work, "esp32-like.flash");
@@ -349,6 +395,7 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
     { key: "bootWith", run: run(f.firmware, boot) },
     { key: "bootWithout", run: run(f.empty, boot) },
     { key: "bootEsp32Like", run: run(f.esp32Like, boot) },
+    { key: "bootNoRegionCheck", run: run(f.noRegionCheck, boot) },
     { key: "ticks0", run: run(f.ticks, ticksCode(0, false)) },
     { key: "ticksIdle", run: run(f.ticks, ticksCode(TICKS, false)) },
     { key: "ticksRedraw", run: run(f.ticks, ticksCode(TICKS, true)) },
@@ -401,6 +448,9 @@ async function instructions(binary: string, s: Session): Promise<Figures> {
     bootWithFirmware: attempt(() => count("bootWith")),
     bootWithEmptyBootcde: attempt(() => count("bootWithout")),
     esp32LikeBootInstructions: attempt(() => count("bootEsp32Like") - count("bootWithout")),
+    // What the region check adds to the boot: its run, its reading of process.env, and the reading of
+    // its text when the bundle loads (the same firmware built without it, booted from the same flash).
+    regionCheckBootInstructions: attempt(() => count("bootWith") - count("bootNoRegionCheck")),
     // Each tick less the bench's own loop around it (the same loop with app.tick() left out).
     idleTickInstructions: attempt(() => Math.round((count("ticksIdle") - count("ticksIdleDry")) / TICKS)),
     redrawTickInstructions: attempt(() => Math.round((count("ticksRedraw") - count("ticksRedrawDry")) / TICKS)),

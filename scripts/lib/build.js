@@ -55,7 +55,7 @@ const RESOLVED_VIRTUAL_ID = "\0" + VIRTUAL_ID;
  * the bundle is built at boot and kept). test/bundle-firmware-espruino-safe checks this list against
  * PetBoard.
  */
-export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "button", "led", "display", "defaultPetName", "defaultPetNameBytes"];
+export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "storageSize", "button", "led", "display", "defaultPetName", "defaultPetNameBytes"];
 
 /** Thrown for a bad board profile; `problems` lists every reason, one sentence each. */
 export class BoardProfileError extends Error {
@@ -110,6 +110,18 @@ export async function deviceLayout(profile) {
 export function deviceName(profile) {
   if (typeof profile.defaultPetName !== "string") return {};
   return { defaultPetNameBytes: Array.from(new TextEncoder().encode(profile.defaultPetName)) };
+}
+
+/**
+ * For a profile that runs on Espruino, the Storage size (process.env.STORAGE) the board must report,
+ * which the bundle carries as `storageSize`: its presence is what makes the firmware check the region
+ * against the board at boot (src/boards/regionFit.ts; boardFit.ts expectedStorageSize is the same
+ * rule). The simulators' profiles (host "desktop") get nothing: their region is a store of their own.
+ */
+export function deviceStorageCheck(profile) {
+  if (profile.host === "desktop") return {};
+  const own = profile.espruino && profile.espruino.storageSize;
+  return { storageSize: typeof own === "number" ? own : profile.storageArea.size };
 }
 
 /** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
@@ -219,6 +231,8 @@ export const BUNDLE_ONLY_PROPERTIES = [
   "sector", "seq", "erased", "payload",
   // The default pet's name as bytes, which the build embeds (deviceName) and only the firmware reads.
   "defaultPetNameBytes",
+  // The Storage size the region check expects (deviceStorageCheck) and the env's reading of it.
+  "storageSize",
   // The World's clock and stamps: pet.status() names its fields elapsedMs, activitySinceMs and
   // expressionSinceMs, so these never leave the bundle (activity, expression, name and updateCount do).
   "elapsed", "activitySince", "expressionSince",
@@ -242,7 +256,13 @@ export const TERSER_OPTIONS = {
  *   BOARD_HAS_DISPLAY   whether the profile has a display: without one, no panel driver, no drawing
  *                       and no I2C set-up in the bundle (firmware/display.ts, src/host/espruino/env.ts)
  *   BOARD_HAS_BUTTON, BOARD_HAS_LED   the same for the button and the LED (firmware/buttonAndLed.ts)
- * @param {{display?: unknown, button?: unknown, led?: unknown}} profile
+ *   BOARD_CHECKS_REGION whether the boot checks the region against the board (a profile that runs on
+ *                       Espruino, which the build gives `storageSize`): the device skips asking, and
+ *                       a simulator's bundle carries neither the check nor the reading of
+ *                       process.env (firmware/runningPet.ts, src/host/espruino/env.ts)
+ *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZE   the numbers that
+ *                       check compares with (0 where there is none): constants in its body
+ * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string}} profile
  */
 export function buildDefines(profile) {
   return {
@@ -250,6 +270,11 @@ export function buildDefines(profile) {
     BOARD_HAS_DISPLAY: profile.display !== undefined,
     BOARD_HAS_BUTTON: profile.button !== undefined,
     BOARD_HAS_LED: profile.led !== undefined,
+    BOARD_CHECKS_REGION: profile.host !== "desktop",
+    BOARD_REGION_ADDRESS: profile.petRegion.address,
+    BOARD_REGION_SIZE: profile.petRegion.size,
+    BOARD_PAGE_SIZE: profile.petRegion.pageSize,
+    BOARD_STORAGE_SIZE: deviceStorageCheck(profile).storageSize || 0,
   };
 }
 
@@ -337,7 +362,7 @@ async function buildUncached(entry, profile, shared) {
       import("./outerBlock.js"),
       import("./unwrapClasses.js"),
     ]);
-    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile));
+    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), deviceStorageCheck(profile));
     bundle = await rollup(rollupInput(ts, transpilePlugin, entry, tsconfig, embedded, warnings));
     const output = { format: "iife", strict: false, indent: false };
     const unminified = (await bundle.generate(output)).output[0].code;

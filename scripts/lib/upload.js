@@ -120,6 +120,40 @@ export function runEspruinoCli(args, { timeoutMs = 120000, echo = false, port, o
   });
 }
 
+/**
+ * When the tool crashed (it exited with a status other than 0, or Node printed an uncaught error and
+ * its stack), the error's own words, else null. Node prints the cause in the middle of the dump, under
+ * the source line it came from, which is why the tool's raw output is no message for a person.
+ */
+export function uploaderCrash(output, code) {
+  const stack = /^\s+at .+:\d+/m.test(output) || /^Node\.js v\d/m.test(output);
+  if (!stack && (code === 0 || code === -1)) return null;
+  for (const line of output.split(/\r?\n/)) {
+    const m = /^(?:Uncaught )?([A-Za-z]*Error)(?: \[[A-Z_]+\])?: (.+)$/.exec(line.trim());
+    if (m) return m[1] + ": " + m[2].trim();
+  }
+  return "it exited with status " + code;
+}
+
+/**
+ * Why the upload did not go through, as one line that names the cause and what to do, or null when
+ * it went through. `r` is runEspruinoCli's answer.
+ */
+export function uploadTrouble(r, port) {
+  const crash = uploaderCrash(r.output, r.code);
+  if (crash !== null) {
+    return "the espruino tool crashed while uploading to " + port + " (" + crash + "); try again, and if it crashes again run with --verbose and report what it prints";
+  }
+  const problem = uploadProblem(r.output);
+  if (problem === null) return null;
+  const todo = {
+    "could not connect to the board": "is another program using the port? close it and try again",
+    "the espruino tool timed out": "the board stopped answering mid-way; press its EN/RST button and upload again (the pet's region was not touched)",
+    "the board reported a missing module": "the bundle needs a module the board lacks; run with --verbose to see which",
+  }[problem];
+  return problem + (todo ? "; " + todo : "; run with --verbose to see what the espruino tool printed");
+}
+
 /** Did the tool's output say the upload went through? Returns null when fine, else why not. */
 export function uploadProblem(output) {
   if (/Unable to connect|ECONNREFUSED|EHOSTUNREACH|ETIMEDOUT|ENOTFOUND|Port ".*" not found/i.test(output)) {

@@ -50,6 +50,25 @@ export interface DisplayProfile {
   i2c: I2CProfile;
 }
 
+/**
+ * Which Espruino a device profile is for, as the board itself reports it at its console (read by
+ * src/boards/boardFit.ts before anything is uploaded or written).
+ */
+export interface EspruinoProfile {
+  /** process.env.BOARD of the builds the profile fits, e.g. "ESP32". */
+  board: string;
+  /** The oldest process.env.VERSION it fits, e.g. "2v26" (the ESP32's Storage moved to 0x320000 then). */
+  minVersion: string;
+  /**
+   * process.env.STORAGE on such a board: Storage's size in bytes as the build reports it. Absent
+   * means storageArea.size. The board reports Storage's size but not its address, so this is how a
+   * board whose Storage is laid out otherwise is told apart (boardFit.ts). Larger than
+   * storageArea.size only where Storage nominally spans more than the part the profile gives it
+   * (the stock Linux build, whose Storage covers its whole flash file and fills from the bottom).
+   */
+  storageSize?: number;
+}
+
 /** Where the profile is meant to run: real Espruino (ESP32, Linux build) or the desktop simulator. */
 export type BoardHost = "espruino" | "desktop";
 
@@ -79,6 +98,8 @@ export interface DeviceBoardProfile extends BoardProfileCommon {
   host?: "espruino";
   /** Flash used by Espruino's Storage; the pet region must stay outside it. */
   storageArea: FlashRange;
+  /** The board and Espruino versions this profile fits, and the Storage size they report. */
+  espruino: EspruinoProfile;
 }
 
 /** A profile for the desktop simulator, whose region is a file of its own: there is no Storage to avoid. */
@@ -86,6 +107,8 @@ export interface DesktopBoardProfile extends BoardProfileCommon {
   host: "desktop";
   /** Optional here; checked against the region like on a device when given. */
   storageArea?: FlashRange;
+  /** Not used by the desktop host; checked like on a device when given. */
+  espruino?: EspruinoProfile;
 }
 
 export type BoardProfile = DeviceBoardProfile | DesktopBoardProfile;
@@ -93,6 +116,10 @@ export type BoardProfile = DeviceBoardProfile | DesktopBoardProfile;
 /** Highest flash address + 1 we accept (32-bit address space). */
 const ADDRESS_LIMIT = 4294967296;
 const PIN_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** process.env.BOARD values look like ESP32, PICO_R1_3, LINUX_ESP32. */
+const BOARD_ID_PATTERN = /^[A-Za-z0-9_]+$/;
+/** An Espruino release as process.env.VERSION names it: 2v26 (a later build may add ".N"). */
+const VERSION_PATTERN = /^\d+v\d+$/;
 /** Every key a profile may have; the schema lists the same ones (test/boards-profiles-match-schema.test.ts). */
 export const BOARD_PROFILE_KEYS = [
   "$schema",
@@ -100,6 +127,7 @@ export const BOARD_PROFILE_KEYS = [
   "host",
   "petRegion",
   "storageArea",
+  "espruino",
   "button",
   "led",
   "display",
@@ -169,6 +197,25 @@ function overlaps(a: FlashRange, b: FlashRange): boolean {
   return a.address < b.address + b.size && b.address < a.address + a.size;
 }
 
+function checkEspruino(v: unknown, storage: unknown, problems: string[]): void {
+  if (!isObject(v)) {
+    problems.push("espruino must be an object with board and minVersion");
+    return;
+  }
+  if (typeof v["board"] !== "string" || !BOARD_ID_PATTERN.test(v["board"])) {
+    problems.push("espruino.board must be an Espruino board id as process.env.BOARD reports it, such as \"ESP32\"");
+  }
+  if (typeof v["minVersion"] !== "string" || !VERSION_PATTERN.test(v["minVersion"])) {
+    problems.push("espruino.minVersion must be an Espruino version such as \"2v26\"");
+  }
+  const size = v["storageSize"];
+  if (size === undefined) return;
+  if (!isWhole(size) || size === 0) problems.push("espruino.storageSize must be a positive whole number of bytes");
+  else if (isObject(storage) && isWhole(storage["size"]) && size < storage["size"]) {
+    problems.push("espruino.storageSize " + size + " is smaller than storageArea.size " + storage["size"] + ": Storage cannot report less than the area it uses");
+  }
+}
+
 function checkDisplay(v: unknown, problems: string[]): void {
   if (!isObject(v)) {
     problems.push("display must be an object");
@@ -234,6 +281,14 @@ export function checkBoardProfile(p: unknown): string[] {
       }
     }
   }
+  if (p["espruino"] === undefined) {
+    if (p["host"] !== "desktop") {
+      problems.push(
+        "espruino is required for a profile that runs on Espruino: the board id (process.env.BOARD) and the oldest version it fits, " +
+          "which the upload, board-check and the firmware compare with what the board reports",
+      );
+    }
+  } else checkEspruino(p["espruino"], p["storageArea"], problems);
   const button = p["button"];
   if (button !== undefined) {
     if (!isObject(button)) problems.push("button must be an object with pin and activeLow");

@@ -10,8 +10,26 @@
 /** A pin as the board profile names it ("D0"); Espruino accepts pin names wherever it takes a pin. */
 export type PinId = string | number;
 
+/** An area of flash as Espruino's Flash module answers it (getFree(), getPage()). */
+export interface FlashArea {
+  addr: number;
+  length: number;
+}
+
+/**
+ * The part of require("Flash") that says where the flash is and what of it is free, for the check
+ * of the pet's region at boot (src/boards/regionFit.ts). Optional: the desktop host's emulated Flash
+ * has neither, and a board profile for it asks for no check.
+ */
+export interface BoardFlash {
+  /** Flash.getFree(): the areas the build leaves free. */
+  getFree?(): FlashArea[];
+  /** Flash.getPage(addr): the erase page holding addr, or undefined outside the flash the port addresses. */
+  getPage?(addr: number): FlashArea | undefined;
+}
+
 /** The part of require("Flash") the pet uses. Addresses are absolute flash addresses. */
-export interface RawFlash {
+export interface RawFlash extends BoardFlash {
   /** Flash.read(length, addr): a copy of the bytes. */
   read(length: number, addr: number): Uint8Array;
   /** Flash.write(data, addr): NOR programming (bits can only be cleared); returns nothing. */
@@ -71,6 +89,11 @@ export interface PetEnv {
   clearTimeout(id: unknown): void;
   /** require("Flash"). */
   flash: RawFlash;
+  /**
+   * process.env.STORAGE: Storage's size as the build reports it, for the region check at boot
+   * (src/boards/regionFit.ts). Absent off Espruino.
+   */
+  storageSize?: number;
   /** setWatch(fn, pin, options). Absent where there are no pins. */
   setWatch?: (fn: (e: WatchEvent) => void, pin: PinId, options: WatchOptions) => unknown;
   /**

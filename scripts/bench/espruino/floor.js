@@ -7,6 +7,12 @@
 // preallocated 84-byte payload (save format v1: src/save/layout.ts, docs/save-format-v1.md), E.CRC32
 // over bytes 0..79, one Flash.write of the 84 bytes plus one 4-byte mark into erased flash; restore
 // is one Flash.read of 84 bytes, E.CRC32, and a DataView decode into a new object.
+//
+// npm run board-check types this same file at a board's console (nothing of it goes to Storage) and
+// calls benchInit with `board: true`: then no flash is erased and no Storage file written, the floor
+// save writes all-ones (0xFF) where it would write the payload and the mark, which programs nothing on
+// NOR flash (every bit a save needs stays as it was), and the floor restore reads the pet's current
+// save, read only. Only floorEncode, floorSave, floorRestore and the pet's own ops run there.
 (function () {
   var F = require("Flash");
   var S = require("Storage");
@@ -241,6 +247,20 @@
     },
     petRestore: function () {
       benchRestore(wall);
+    },
+    // board-check's: pet.save() with no interaction first (that would change the pet), a restore as
+    // a boot reads it (pet.checkSave()), and one loop step (pet.tick(), 2 ms after the last: idle).
+    petSaveAlone: function () {
+      pet.save();
+    },
+    petCheckSave: function () {
+      pet.checkSave();
+    },
+    petTick: function () {
+      pet.tick();
+    },
+    regionCheck: function () {
+      if (benchRegionCheck() !== 0) throw new Error("the region check refused the bench's own region");
     }
   };
   var pre = {
@@ -252,12 +272,35 @@
     },
     petSave: function () {
       pet.interact();
+    },
+    petTick: function () {
+      var t = getTime() + 0.002;
+      while (getTime() < t);
     }
   };
+
+  var ONES = new Uint8Array(84).fill(255);
+  var ONES4 = new Uint8Array(4).fill(255);
 
   global.benchInit = function (c) {
     cfg = c;
     wall = c.wall || Date.now();
+    if (c.board) {
+      // On a board (board-check): the same encode and the same two writes, of all-ones into
+      // c.scratch; the restore reads c.readAt, the pet's current save. Nothing erased, nothing in Storage.
+      save = function (w, addr) {
+        F.write(encode(w) && ONES, addr);
+        F.write(ONES4, addr + 84);
+      };
+      ensureSlot = function () {};
+      takeSlot = function () {
+        return c.scratch;
+      };
+      ops.floorRestore = function () {
+        if (restore(c.readAt) === null) throw new Error("floor restore found no save at " + c.readAt);
+      };
+      return true;
+    }
     payload.set(encode(W));
     eraseScratch();
     // One floor save and one Storage file, so that the restores have something to read.

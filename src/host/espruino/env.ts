@@ -3,7 +3,9 @@
  * capabilities through the PetEnv object built here (src/platform/env.ts), which keeps the list of
  * interpreter APIs the pet depends on short, visible and emulatable. The complete list:
  *
- *   require("Flash")            read(length, addr), write(data, addr), erasePage(addr)
+ *   require("Flash")            read(length, addr), write(data, addr), erasePage(addr); getFree()
+ *                               and getPage(addr) for the region check at boot
+ *   process.env.STORAGE         Storage's size, for the same check
  *   getTime()                   seconds, float: the loop's clock
  *   Date.now()                  wall-clock ms: save stamps and the absence rule, when plausible
  *   setInterval / clearInterval the 1 s loop
@@ -39,6 +41,8 @@ declare const Graphics: {
   createArrayBuffer(width: number, height: number, bpp: number, options: { vertical_byte: boolean; msb: boolean }): GraphicsLike;
 };
 declare const global: { [name: string]: unknown };
+/** Espruino's process; absent in the desktop host's emulation, which runs no region check. */
+declare const process: { env: { STORAGE?: number } } | undefined;
 /** The part of `E` read here; every member may be missing on an emulator. */
 declare const E:
   | {
@@ -51,6 +55,8 @@ declare const E:
 declare const console: { log(line: string): void };
 // false in a device bundle for a board without a display (see firmware/display.ts): no I2C set-up.
 declare const BOARD_HAS_DISPLAY: boolean | undefined;
+// true in a bundle whose boot checks the region (firmware/runningPet.ts), false in a simulator's.
+declare const BOARD_CHECKS_REGION: boolean | undefined;
 declare function setInterval(fn: () => void, ms: number): unknown;
 declare function clearInterval(id: unknown): void;
 declare function setTimeout(fn: () => void, ms: number): unknown;
@@ -98,6 +104,11 @@ export function envFromGlobals(flash: RawFlash): PetEnv {
     setTimeout: setTimeout,
     clearTimeout: clearTimeout,
     flash: flash,
+    // Storage's size for the region check at boot (src/boards/regionFit.ts), only where the boot
+    // checks; process.env is built afresh on every read, so it is read once.
+    // (A device bundle can also run where there is no process: the desktop host's emulation.)
+    storageSize:
+      (typeof BOARD_CHECKS_REGION === "undefined" || BOARD_CHECKS_REGION) && typeof process !== "undefined" ? (process as { env: { STORAGE?: number } }).env.STORAGE : undefined,
     publish: function (name: string, value: unknown) {
       global[name] = value;
     },

@@ -177,7 +177,7 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
     const deadline = Date.now() + BOOT_MS;
     for (;;) {
       try {
-        return await exchange(P.identifyCommand(), P.parseIdentity, patient ? 1000 : IDENTIFY_MS, "process.env");
+        return await exchange(P.identifyCommand(board.petRegion), P.parseIdentity, patient ? 1000 : IDENTIFY_MS, "process.env");
       } catch (e) {
         if (!patient || Date.now() >= deadline || (e instanceof LinkError && e.kind === "lost")) throw e;
       }
@@ -208,7 +208,7 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
       );
       return false;
     }
-    const why = P.refusal(id);
+    const why = P.refusal(id, board);
     if (why !== null) {
       steps.mark("espruino", "needed: Espruino " + id.version + " on " + id.board + " will not do");
       steps.open("espruino");

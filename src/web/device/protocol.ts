@@ -15,6 +15,8 @@
  * compared with the bundle's.
  */
 import { crc32Bitwise } from "../../save/crc32";
+import type { BoardProfile, DeviceBoardProfile, FlashRange } from "../../boards/boardProfile";
+import { boardFit, parseBoardReport, refusalText, reportLine, type BoardReport } from "../../boards/boardFit";
 
 export const BOOT_FILE = ".bootcde";
 /** The espruino tool's CHUNKSIZE (plugins/saveOnSend.js). */
@@ -43,48 +45,30 @@ export function command(js: string): string {
   return NO_ECHO + js + "\n";
 }
 
-export function identifyCommand(): string {
-  return CLEAR_LINE + command("print('#pet-id '+JSON.stringify({v:process.env.VERSION,b:process.env.BOARD}))");
+/**
+ * Asks the board what it is (process.env BOARD, VERSION, FLASH, STORAGE, the free flash and the page
+ * of the region's last byte): the question of src/boards/boardFit.ts, the one rule the page, flash,
+ * board-check and the firmware share. `region` is the page's profile's petRegion.
+ */
+export function identifyCommand(region: FlashRange): string {
+  return CLEAR_LINE + command(reportLine(region));
 }
 
-export interface BoardIdentity {
-  version: string;
-  board: string;
-}
+/** What the board said of itself (boardFit.ts's BoardReport: board, version, flash, storage, free, lastPage). */
+export type BoardIdentity = BoardReport;
 
 export function parseIdentity(line: string): BoardIdentity | null {
-  const m = /#pet-id (\{.*\})/.exec(line);
-  if (!m) return null;
-  try {
-    const j = JSON.parse(m[1] as string) as { v?: unknown; b?: unknown };
-    return { version: String(j.v), board: String(j.b) };
-  } catch {
-    return null;
-  }
+  return parseBoardReport(line);
 }
 
-/** What the page's firmware supports: the board of boards/esp32.json and the Espruino it names. */
-export const SUPPORTED = { board: "ESP32", minVersion: "2v26", profile: "boards/esp32.json" };
-
-/** "2v26", "2v29.12" -> [2, 26]; null for anything else. */
-function versionParts(v: string): [number, number] | null {
-  const m = /^(\d+)v(\d+)/.exec(v);
-  return m ? [Number(m[1]), Number(m[2])] : null;
-}
-
-/** Why this board cannot take the firmware, or null when it can. */
-export function refusal(id: BoardIdentity): string | null {
-  if (id.board !== SUPPORTED.board) {
-    return "This board reports BOARD \"" + id.board + "\". The pet's firmware is built for " + SUPPORTED.board + " (" + SUPPORTED.profile +
-      ") only: its flash addresses would be wrong anywhere else. Nothing was sent.";
-  }
-  const have = versionParts(id.version);
-  const need = versionParts(SUPPORTED.minVersion) as [number, number];
-  if (have === null || have[0] < need[0] || (have[0] === need[0] && have[1] < need[1])) {
-    return "This ESP32 runs Espruino " + id.version + ". The pet needs " + SUPPORTED.minVersion + " or later (the flash layout it relies on came with " +
-      SUPPORTED.minVersion + "). Install a newer Espruino first (docs/firmware.md). Nothing was sent.";
-  }
-  return null;
+/**
+ * Why this board cannot take the firmware built for `profile` (the page's device profile,
+ * boards/esp32.json), or null when it can: boardFit.ts's rule, its first problem and what to do.
+ */
+export function refusal(id: BoardIdentity, profile: BoardProfile): string | null {
+  if (profile.host === "desktop" || profile.espruino === undefined) return "The page's firmware is built for a simulator, not a board. Nothing was sent.";
+  const why = refusalText(boardFit(profile as DeviceBoardProfile, id));
+  return why === null ? null : why.charAt(0).toUpperCase() + why.slice(1) + " Nothing was sent.";
 }
 
 /** The upload as command lines, each with the offset it acknowledges. */

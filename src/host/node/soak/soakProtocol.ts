@@ -16,7 +16,7 @@
  *   what the boot did restore.
  */
 import { loadWorld } from "../../../save/codec";
-import { payloadJson, type PayloadJson } from "../../../save/payloadJson";
+import { payloadJson, PAYLOAD_JSON_KEYS, type PayloadJson } from "../../../save/payloadJson";
 import type { RegionContents } from "../../files/regionReport";
 
 /** One confirmed save as the board reported it. */
@@ -80,11 +80,11 @@ function older(a: PayloadJson, b: PayloadJson): boolean {
 
 /**
  * The same save: every field of the payload equal, the name by its bytes (nameHex; `name` is text,
- * which on the ESP32 is a string of the UTF-8 bytes and here the decoded name).
+ * which on the ESP32 is a string of the UTF-8 bytes and here the decoded name). Only the payload's
+ * fields count: pet.status() also says how saving goes (`storage`), which no payload holds.
  */
 function sameSave(a: PayloadJson, b: PayloadJson): boolean {
-  const keys = (Object.keys(a) as (keyof PayloadJson)[]).filter((k) => k !== "name");
-  return keys.length === Object.keys(b).length - 1 && keys.every((k) => a[k] === b[k]);
+  return PAYLOAD_JSON_KEYS.every((k) => k === "name" || a[k] === b[k]);
 }
 
 /** The verdict on what came back after a cut. */
