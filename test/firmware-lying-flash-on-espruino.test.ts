@@ -161,6 +161,6 @@ describe.skipIf(!ESPRUINO)("flash that lies, on Espruino's Linux build " + NEEDS
     await con.close();
     expect(r.x).toBe("ok");
     expect(board.faultsApplied().length).toBe(applied + 1);
-    await restoresAndSavesAgain(r.s);
+    await restoresAndSavesAgain(payloadFields(r.s));
   }, 90_000);
 });
