@@ -12,11 +12,14 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { execFileSync } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { writeFileAtomic } from "../src/host/node/atomicFile";
+import { figuresFile, renderFiguresPage } from "./bench/figuresPage";
 import { failUnexpected, guardOutput, versionLine, wantsVersion } from "./lib/processEdges.js";
 
 const PROGRAM = "npm run bench";
-const USAGE = "usage: npm run bench -- [--json] [--out FILE] [--espruino PATH]";
+const USAGE = "usage: npm run bench -- [--json] [--out FILE] [--espruino PATH] [--write-figures]";
 const HELP = `${USAGE}
 
 Speed, wear and size figures: the codec and the storage layer in Node, and (with an interpreter)
@@ -29,12 +32,15 @@ options:
   --out FILE       also write the JSON object to FILE
   --espruino PATH  Espruino's Linux build for the firmware section (default: env ESPRUINO; without
                    either that section says it was skipped)
+  --write-figures  write the figures to docs/figures.json and docs/figures.md, the page every other
+                   doc points at for a number (needs the firmware section, so an interpreter)
   --version        print the version
   -h, --help       this help
 
 examples:
   npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1)
   npm run -s bench -- --json --out bench.json
+  npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1) --write-figures
 
 exit status:
   0  measured (sections that cannot run here say why)
@@ -64,11 +70,18 @@ async function main(): Promise<void> {
     process.stdout.write(versionLine(PROGRAM) + "\n");
     return;
   }
-  let options: { json?: boolean; out?: string; espruino?: string; help?: boolean };
+  let options: { json?: boolean; out?: string; espruino?: string; help?: boolean; "write-figures"?: boolean };
   try {
     options = parseArgs({
       args: process.argv.slice(2),
-      options: { json: { type: "boolean" }, out: { type: "string" }, espruino: { type: "string" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" } },
+      options: {
+        json: { type: "boolean" },
+        out: { type: "string" },
+        espruino: { type: "string" },
+        "write-figures": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
       strict: true,
     }).values;
   } catch (e) {
@@ -108,6 +121,14 @@ async function main(): Promise<void> {
     const written = writeFileAtomic(options.out, new TextEncoder().encode(text));
     if (written.status !== "ok") throw new Error(written.message);
   }
+  if (options["write-figures"] === true) {
+    const firmware = result.firmware ?? {};
+    if (typeof firmware.skipped === "string") {
+      process.stderr.write("--write-figures needs the firmware section, which did not run: " + firmware.skipped + "\n");
+      process.exit(2);
+    }
+    writeFiguresPage(result);
+  }
   if (json) {
     process.stdout.write(text);
     return;
@@ -139,6 +160,37 @@ function printFigures(figures: Figures, indent: string): void {
       process.stdout.write(indent + key.padEnd(34) + " " + formatValue(v) + "\n");
     }
   }
+}
+
+/** The commit measured, with a note when the checkout differs from it. */
+function measuredCommit(): string {
+  try {
+    const git = (args: string[]): string => execFileSync("git", args, { cwd: join(dirname(fileURLToPath(import.meta.url)), ".."), encoding: "utf8" }).trim();
+    const commit = git(["rev-parse", "--short", "HEAD"]);
+    return git(["status", "--porcelain", "--untracked-files=no"]) === "" ? commit : commit + " with uncommitted changes";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** docs/figures.json and docs/figures.md from this run (scripts/bench/figuresPage.ts). */
+function writeFiguresPage(result: Record<string, Figures>): void {
+  const docs = join(dirname(fileURLToPath(import.meta.url)), "..", "docs");
+  const file = figuresFile(result, {
+    date: new Date().toISOString().slice(0, 10),
+    commit: measuredCommit(),
+    node: process.version,
+    cpus: availableParallelism(),
+    command: "npm run bench -- --espruino PATH --write-figures",
+  });
+  for (const [name, text] of [
+    ["figures.json", JSON.stringify(file, null, 2) + "\n"],
+    ["figures.md", renderFiguresPage(file)],
+  ] as const) {
+    const written = writeFileAtomic(join(docs, name), new TextEncoder().encode(text));
+    if (written.status !== "ok") throw new Error(written.message);
+  }
+  process.stderr.write("wrote docs/figures.json and docs/figures.md\n");
 }
 
 function formatValue(v: unknown): string {
