@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FLASH_START, startInterpreterBoard, type InterpreterBoard } from "../scripts/lib/interpreterBoard.js";
-import { readRegion } from "../src/host/files/regionReport";
+import { readRegion } from "../src/inspect/regionReport";
 import { loadWorld } from "../src/save/codec";
 import { payloadJson, PAYLOAD_JSON_KEYS, type PayloadJson } from "../src/save/payloadJson";
 import { NorFlashSim } from "../src/storage/norFlashSim";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { readRegion } from "../src/host/files/regionReport";
+import { readRegion } from "../src/inspect/regionReport";
 import { BOARDS_DIR, readBoard } from "../src/host/node/cli/regionFile";
 import { loadWorld } from "../src/save/codec";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";

@@ -3,7 +3,7 @@
  *
  * 1. what the board is, against the profile (src/boards/boardFit.ts, as flash asks it);
  * 2. the pet's region as `pet-save inspect` shows it: pulled with the CLI's pull program
- *    (src/host/node/cli/pull.ts) and read with the region report (src/host/files/regionReport.ts);
+ *    (src/host/node/cli/pull.ts) and read with the region report (src/inspect/regionReport.ts);
  *    only when the board holds the region (a read past a Linux build's flash stops it);
  * 3. on-board timings by the board's own clock, beside the bench's floor typed at the console
  *    (onBoard.ts): pet.save(), a restore (pet.checkSave(): the newest save read back as a boot reads
@@ -20,7 +20,7 @@ import { identifyBoard } from "../lib/identifyBoard.js";
 import type { BoardFit, BoardReport } from "../../src/boards/boardFit";
 import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
 import { parsePullOutput, pullProgram } from "../../src/host/node/cli/pull";
-import { readRegion, regionJson, type RegionJson, type RegionContents } from "../../src/host/files/regionReport";
+import { readRegion, regionJson, type RegionJson, type RegionContents } from "../../src/inspect/regionReport";
 import { evaluate, removeFloor, timeOp, typeFloor, type OpTime } from "./onBoard";
 
 /** Runs of each timed operation (odd, so the median is one of them). */

@@ -1,9 +1,9 @@
 /**
  * board-check's result as a person reads it: what the board is against the profile, the region as
- * `pet-save inspect` shows it (src/host/files/regionReport.ts regionText), the on-board timings beside
+ * `pet-save inspect` shows it (src/inspect/regionReport.ts regionText), the on-board timings beside
  * the floor as a table with ratios, the pet before and after, and what went wrong.
  */
-import { regionText } from "../../src/host/files/regionReport";
+import { regionText } from "../../src/inspect/regionReport";
 import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
 import type { BoardCheck } from "./check";
 

@@ -175,3 +175,13 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   const result = typeof into === "object" && into !== null ? copyWorld(into, world) : world;
   return { status: "ok", world: result, savedAt: savedAt, absenceMs: absence };
 }
+
+/**
+ * The slot log's validity check for a stored payload, wherever a region is read: the codec accepts
+ * it judged without a wall clock, so which save counts as the newest never depends on when it is
+ * read. The firmware's store runs the same check in a form that also decodes at the boot's clock
+ * (firmware/store.ts).
+ */
+export function isLoadablePayload(payload: Uint8Array): boolean {
+  return loadWorld(payload, 0).status === "ok";
+}

@@ -4,7 +4,7 @@
  * back after every burst of flash writes and reports "saved: updates N" only for what is really in
  * the image, so a line it printed is a save that survives kill -9.
  */
-import { loadWorld } from "../../save/codec";
+import { isLoadablePayload, loadWorld } from "../../save/codec";
 import { u64ToDecimal } from "../../core/u64";
 import { nameToString } from "../../core/name";
 import type { Flash } from "../../storage/flash";
@@ -16,11 +16,6 @@ export interface CurrentSave {
   sector: number;
   slot: number;
   seq: number;
-}
-
-/** The codec's verdict without a clock: the same check the firmware gives the slot log. */
-export function isLoadablePayload(payload: Uint8Array): boolean {
-  return loadWorld(payload, 0).status === "ok";
 }
 
 /** The current save in `flash` (region at `address`), or null when there is none. */

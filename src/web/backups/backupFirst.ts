@@ -4,7 +4,7 @@
  * one sentence for the page to show; an empty region (all 0xFF) has nothing to keep and is not kept.
  * If the region cannot be read the caller gets the error and does nothing destructive.
  */
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { RegionBoard } from "../../inspect/regionReport";
 import { keepBackup, type BackupSource } from "./backupStore";
 import { regionSummary } from "./regionSummary";
 

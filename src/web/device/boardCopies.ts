@@ -6,10 +6,10 @@
  * replaces (simBackup.ts putImage, petActions.ts importOntoBoard).
  */
 import { hexToBytes } from "../../core/hex";
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { RegionBoard } from "../../inspect/regionReport";
 import { regionSummary } from "../backups/regionSummary";
 import { byId } from "../dom";
-import { judgePayload, rejectionText } from "../files/judgePayload";
+import { judgePayload, rejectionText } from "../checkFile/judgePayload";
 import { importOntoBoard, type PetActionHooks } from "./petActions";
 
 export interface CopyHooks {

@@ -9,7 +9,7 @@
  * the copies between the board and the simulator.
  */
 import type { BoardProfile } from "../../boards/boardProfile";
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { RegionBoard } from "../../inspect/regionReport";
 import type { Announcer } from "../announcer";
 import { backUpFirst } from "../backups/backupFirst";
 import { regionSummary } from "../backups/regionSummary";

@@ -7,7 +7,7 @@
  * checked, the board is reset, and the page goes on to connect and upload the pet. esptool's own log
  * is shown under the step. Every failure leaves the port closed, so Write can simply be pressed again.
  */
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { RegionBoard } from "../../inspect/regionReport";
 import { backUpFirst } from "../backups/backupFirst";
 import { byId } from "../dom";
 import { checkEspruinoFiles, type FlashImage, type PickedFile } from "./espruinoImages";

@@ -8,7 +8,7 @@
  * snapshot committed), so what it says survives closing the tab. One tab runs the board at a time
  * (boardLease.ts); a second one says so and starts by itself when the first is gone.
  */
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { RegionBoard } from "../../inspect/regionReport";
 import type { CurrentSave } from "../../host/emulator/currentSave";
 import { OLED_HEIGHT, OLED_WIDTH } from "../../host/emulator/ssd1306";
 import type { Announcer } from "../announcer";

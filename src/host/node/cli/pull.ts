@@ -2,13 +2,13 @@
  * `pet-save pull [--port P] -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
  * as a backup. Without --port, the one ESP32 board plugged in (as `npm run flash` finds it). The region's address and size come from the board profile (default boards/esp32.json).
  *
- * The board's program and the check of its output are in src/host/files/regionPull.ts (shared with
+ * The board's program and the check of its output are in src/inspect/regionPull.ts (shared with
  * the web page). The image is written, atomically, only when every chunk arrived exactly once with a
  * matching CRC; anything less is an error and nothing is written.
  */
-import { parsePullLines, PullError, pullProgram } from "../../files/regionPull";
+import { parsePullLines, PullError, pullProgram } from "../../../inspect/regionPull";
 
-export { PULL_CHUNK, pullProgram } from "../../files/regionPull";
+export { PULL_CHUNK, pullProgram } from "../../../inspect/regionPull";
 import { join } from "node:path";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";

@@ -1,19 +1,19 @@
 /**
  * Region images for the `pet-save` region commands (inspect, extract, pull, push): which board's
  * geometry a file has (from the profiles in boards/), and what the slot log in it holds (read by
- * src/host/files/regionReport.ts, shared with the web page).
+ * src/inspect/regionReport.ts, shared with the web page).
  *
  * Offset 0 of an image is the first byte of the board's pet region, whatever its flash address.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
-import { readRegion as readRegionContents, RegionBoardError, type RegionBoard, type RegionContents } from "../../files/regionReport";
+import { readRegion as readRegionContents, RegionBoardError, type RegionBoard, type RegionContents } from "../../../inspect/regionReport";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
 import { packageRoot } from "../packageRoot";
 
-export type { RegionBoard, RegionContents } from "../../files/regionReport";
+export type { RegionBoard, RegionContents } from "../../../inspect/regionReport";
 
 export const BOARDS_DIR = join(packageRoot(), "boards");
 /** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */

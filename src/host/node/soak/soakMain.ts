@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { BOARDS_DIR, readBoard } from "../cli/regionFile";
 import { CliError } from "../cli/io";
-import type { RegionBoard } from "../../files/regionReport";
+import type { RegionBoard } from "../../../inspect/regionReport";
 import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
 import { STOP_SAVING } from "./soakProtocol";

@@ -5,8 +5,8 @@
  * `confirmedSaves`, `lostSaves` and `problems` (empty when everything held).
  */
 import { createPrng } from "../../../storage/norFlashSim";
-import { parsePullLines, pullProgram } from "../../files/regionPull";
-import { readRegion, type RegionBoard, type RegionContents } from "../../files/regionReport";
+import { parsePullLines, pullProgram } from "../../../inspect/regionPull";
+import { readRegion, type RegionBoard, type RegionContents } from "../../../inspect/regionReport";
 import type { PayloadJson } from "../../../save/payloadJson";
 import { BoardConsole, type BoardLink } from "./boardLink";
 import { CutError, RESET_IS_NOT_POWER_LOSS, type PowerCut } from "./powerCuts";

@@ -1,6 +1,6 @@
 /**
  * A region image as a picture: one row per sector, one cell per slot (16 x 48 for the ESP32 and the
- * simulator), each cell coloured by what the region reader (src/host/files/regionReport.ts, the code
+ * simulator), each cell coloured by what the region reader (src/inspect/regionReport.ts, the code
  * behind `pet-save inspect`) found there: valid, the current save, torn, invalid, erased; a sector
  * that is not part of the log (dirty or foreign) is drawn as such across its row. Clicking a cell, or
  * moving to it with the arrow keys once the picture has focus, decodes that slot as `pet-save decode`
@@ -9,8 +9,8 @@
 import { loadWorld } from "../../save/codec";
 import { describeStatus } from "../../save/status";
 import { payloadJson } from "../../save/payloadJson";
-import { payloadText } from "../../host/files/payloadReport";
-import { regionJson, type RegionContents } from "../../host/files/regionReport";
+import { payloadText } from "../../inspect/payloadReport";
+import { regionJson, type RegionContents } from "../../inspect/regionReport";
 
 export const SLOT_COLOURS = {
   valid: "#2f9e44",

@@ -5,15 +5,14 @@
  *
  * Offset 0 of an image is the first byte of the board's pet region, whatever its flash address.
  */
-import { loadWorld } from "../../save/codec";
-import type { LoadStatus } from "../../save/status";
-import { payloadJson, type PayloadJson } from "../../save/payloadJson";
-import type { BoardProfile } from "../../boards/boardProfile";
-import { NorFlashSim } from "../../storage/norFlashSim";
-import { computeLayout, type RegionLayout } from "../../storage/regionLayout";
-import { scanRegion, type RegionScan, type ScannedSector, type ScannedSlot } from "../../storage/regionScan";
-import { createSlotLog, type LogResult } from "../../storage/slotLog";
-import { isLoadablePayload } from "../emulator/currentSave";
+import { isLoadablePayload, loadWorld } from "../save/codec";
+import type { LoadStatus } from "../save/status";
+import { payloadJson, type PayloadJson } from "../save/payloadJson";
+import type { BoardProfile } from "../boards/boardProfile";
+import { NorFlashSim } from "../storage/norFlashSim";
+import { computeLayout, type RegionLayout } from "../storage/regionLayout";
+import { scanRegion, type RegionScan, type ScannedSector, type ScannedSlot } from "../storage/regionScan";
+import { createSlotLog, type LogResult } from "../storage/slotLog";
 
 export interface RegionBoard {
   file: string;

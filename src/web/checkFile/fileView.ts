@@ -1,14 +1,14 @@
 /**
  * The "Check a file" view: any file dropped on the page, or picked, is shown the way `pet-save
  * decode` (a payload) or `pet-save inspect` (a region image) would show it, with the same code
- * (src/host/files). Nothing is changed and nothing leaves the browser.
+ * (src/inspect). Nothing is changed and nothing leaves the browser.
  */
 import { loadWorld } from "../../save/codec";
 import { PAYLOAD_LENGTH } from "../../save/layout";
 import { payloadJson } from "../../save/payloadJson";
-import { payloadText } from "../../host/files/payloadReport";
-import { looksLikeHexText, payloadFromBytes, PayloadFileError } from "../../host/files/payloadFile";
-import { readRegion, regionJson, regionText, type RegionBoard, type RegionContents } from "../../host/files/regionReport";
+import { payloadText } from "../../inspect/payloadReport";
+import { looksLikeHexText, payloadFromBytes, PayloadFileError } from "../../inspect/payloadFile";
+import { readRegion, regionJson, regionText, type RegionBoard, type RegionContents } from "../../inspect/regionReport";
 import { describeStatus } from "../../save/status";
 import { rejectionText } from "./judgePayload";
 

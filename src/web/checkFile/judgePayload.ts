@@ -1,6 +1,6 @@
 /**
  * A file offered as a save payload, judged by the codec before anything is done with it: binary (84
- * bytes) or hex text, read by the same rules as `pet-save` (src/host/files/payloadFile.ts), then
+ * bytes) or hex text, read by the same rules as `pet-save` (src/inspect/payloadFile.ts), then
  * loadWorld. A rejection carries the codec's status and its one-line explanation.
  */
 import { bytesToHex } from "../../core/hex";
@@ -8,7 +8,7 @@ import { loadWorld } from "../../save/codec";
 import { PAYLOAD_LENGTH } from "../../save/layout";
 import { payloadJson, type PayloadJson } from "../../save/payloadJson";
 import { describeStatus } from "../../save/status";
-import { payloadFromBytes, PayloadFileError } from "../../host/files/payloadFile";
+import { payloadFromBytes, PayloadFileError } from "../../inspect/payloadFile";
 
 export type PayloadVerdict =
   | { ok: true; bytes: Uint8Array; hex: string; json: PayloadJson }

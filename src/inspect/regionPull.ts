@@ -7,7 +7,7 @@
  * on the interpreter) and E.CRC32 of the chunk. The image counts only when every chunk arrived
  * exactly once with a matching CRC.
  */
-import { crc32Bitwise } from "../../save/crc32";
+import { crc32Bitwise } from "../save/crc32";
 
 /** The transfer was incomplete or garbled; the message says how. */
 export class PullError extends Error {

@@ -3,19 +3,19 @@
  * given) is described as `pet-save` would describe it (fileView.ts); a region image is also drawn
  * slot by slot (regionPicture.ts). The page's drop handling (main.ts) sends files here.
  */
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { RegionBoard } from "../../inspect/regionReport";
 import { byId } from "../dom";
 import { describeFile, type FileVerdict } from "./fileView";
 import { drawRegionPicture } from "./regionPicture";
 
-export interface FilesTab {
+export interface CheckFileTab {
   /** Shows each file, replacing what was shown. */
   check(files: File[]): Promise<void>;
   /** Shows bytes under a name (a backup, say), replacing what was shown. */
   show(bytes: Uint8Array, name: string): void;
 }
 
-export function startFilesTab(boards: RegionBoard[]): FilesTab {
+export function startCheckFileTab(boards: RegionBoard[]): CheckFileTab {
   const results = byId("files-results", HTMLDivElement);
   const pick = byId("files-pick", HTMLInputElement);
 
@@ -42,7 +42,7 @@ export function startFilesTab(boards: RegionBoard[]): FilesTab {
     return section;
   }
 
-  const api: FilesTab = {
+  const api: CheckFileTab = {
     async check(files) {
       const blocks: HTMLElement[] = [];
       for (const f of files) blocks.push(block(new Uint8Array(await f.arrayBuffer()), f.name));

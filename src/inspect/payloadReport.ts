@@ -2,9 +2,9 @@
  * A payload's fields as `pet-save decode` prints them, one "label: value" row each. Host-neutral:
  * the command line and the web page's file view show a payload with the same words.
  */
-import { ABSENCE_CLAMP_MS } from "../../save/layout";
-import { u64IsSafe, u64ToNumber, type U64 } from "../../core/u64";
-import type { PayloadJson } from "../../save/payloadJson";
+import { ABSENCE_CLAMP_MS } from "../save/layout";
+import { u64IsSafe, u64ToNumber, type U64 } from "../core/u64";
+import type { PayloadJson } from "../save/payloadJson";
 
 /** The save stamp with its UTC date when it is a plausible epoch time. */
 function describeSavedAt(savedAt: U64, decimal: string): string {

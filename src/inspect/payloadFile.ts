@@ -2,7 +2,7 @@
  * How the project reads a file that should hold a save payload: binary (exactly 84 bytes) or hex
  * text. Host-neutral (no Node API), shared by `pet-save` (src/host/node/cli/io.ts) and the web page.
  */
-import { PAYLOAD_LENGTH } from "../../save/layout";
+import { PAYLOAD_LENGTH } from "../save/layout";
 
 /** Hex text that cannot be a payload (an odd number of digits); `message` names the file. */
 export class PayloadFileError extends Error {
