@@ -8,14 +8,14 @@
  * result means.
  *
  * The board is found as `npm run flash` finds it (without --port, the one ESP32 board plugged in), and
- * talked to over a console connection of our own (scripts/lib/boardConsole.js), the same against a
+ * talked to over a console connection of our own (src/host/node/serial/boardConsole.ts), the same against a
  * board on a serial port as against Espruino's Linux build through a pseudo-terminal or telnet.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { boardFromEnv, BoardProfileError, loadBoardProfile, ROOT, shortPath } from "./lib/build.js";
-import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "./lib/boardConsole.js";
-import { PortError, resolveBoardPort } from "./lib/serialPorts.js";
+import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "../src/host/node/serial/boardConsole";
+import { PortError, resolveBoardPort } from "../src/host/node/serial/serialPorts";
 import type { DeviceBoardProfile } from "../src/boards/boardProfile";
 import { checkBoard } from "./board-check/check";
 import { checkText } from "./board-check/report";

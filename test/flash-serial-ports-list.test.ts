@@ -1,12 +1,12 @@
 /**
- * scripts/lib/serialPorts.js in-process: reading Linux sysfs without udev, the stubbed list and the
+ * src/host/node/serial/serialPorts.ts in-process: reading Linux sysfs without udev, the stubbed list and the
  * espruino tool's own filters, and the advice for named ports on Windows and WSL.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkNamedPort, choosePort, listSerialPorts, PortError, resolveBoardPort, sysfsPorts, wslKind } from "../scripts/lib/serialPorts.js";
+import { checkNamedPort, choosePort, listSerialPorts, PortError, resolveBoardPort, sysfsPorts, wslKind } from "../src/host/node/serial/serialPorts";
 
 const dir = mkdtempSync(join(tmpdir(), "pet-serial-list-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

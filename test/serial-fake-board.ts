@@ -1,7 +1,7 @@
 /**
  * Helpers for the serial tests: a board on the far side of a pty (test/fixtures/fake-board-pty.py),
  * scripts/flash.js run as a person runs it, a stubbed port list (env PET_SERIAL_LIST, the list's
- * boundary in scripts/lib/serialPorts.js), and a replay of what a board received.
+ * boundary in src/host/node/serial/serialPorts.ts), and a replay of what a board received.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";

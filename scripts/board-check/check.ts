@@ -1,5 +1,5 @@
 /**
- * The board check, step by step, over an open console (scripts/lib/boardConsole.js):
+ * The board check, step by step, over an open console (src/host/node/serial/boardConsole.ts):
  *
  * 1. what the board is, against the profile (src/boards/boardFit.ts, as flash asks it);
  * 2. the pet's region as `pet-save inspect` shows it: pulled with the CLI's pull program
@@ -15,8 +15,8 @@
  * pet's own saves (pet.save()) and the floor's all-ones. Each step that cannot run says why in
  * `skipped` and the rest go on.
  */
-import type { BoardConsole } from "../lib/boardConsole.js";
-import { identifyBoard } from "../lib/identifyBoard.js";
+import type { BoardConsole } from "../../src/host/node/serial/boardConsole";
+import { identifyBoard } from "../../src/host/node/serial/identifyBoard";
 import type { BoardFit, BoardReport } from "../../src/boards/boardFit";
 import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
 import { parsePullOutput, pullProgram } from "../../src/host/node/cli/pull";

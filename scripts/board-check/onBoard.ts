@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../lib/build.js";
-import type { BoardConsole } from "../lib/boardConsole.js";
+import type { BoardConsole } from "../../src/host/node/serial/boardConsole";
 
 const TAG = "#pet-bc ";
 /** Characters of floor.js per console line: short enough for a board's input to keep up at 115200 baud. */

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { BOARDS_DIR, readBoard } from "../cli/regionFile";
 import { CliError } from "../cli/io";
 import type { RegionBoard } from "../../../inspect/regionReport";
+import { PortError, resolveBoardPort } from "../serial/serialPorts";
 import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
 import { STOP_SAVING } from "./soakProtocol";
@@ -35,10 +36,6 @@ export interface SoakIo {
 
 const ROOT = resolve(BOARDS_DIR, "..");
 
-interface PortsLib {
-  PortError: new (message: string) => Error;
-  resolveBoardPort(named: string | undefined): Promise<{ path: string; lines: string[] }>;
-}
 interface BoardLib {
   startInterpreterBoard(binary: string, dir: string): Promise<{ port: number; upload(profile: string): Promise<{ code: number; out: string }>; powerCut(): Promise<unknown>; stop(): Promise<void> }>;
 }
@@ -96,20 +93,19 @@ async function interpreterTarget(binary: string, dirOption: string | undefined, 
 }
 
 async function portTarget(named: string | undefined, cut: PowerCut, baud: number, boardOption: string | undefined, say: (l: string) => void): Promise<Target> {
-  const ports = await scriptLib<PortsLib>("serialPorts.js");
   const find = async (): Promise<string> => {
     try {
-      return (await ports.resolveBoardPort(named)).path;
+      return (await resolveBoardPort(named)).path;
     } catch (e) {
-      if (e instanceof ports.PortError) throw new SoakSetupError(e.message);
+      if (e instanceof PortError) throw new SoakSetupError(e.message);
       throw e;
     }
   };
   let first: { path: string; lines: string[] };
   try {
-    first = await ports.resolveBoardPort(named);
+    first = await resolveBoardPort(named);
   } catch (e) {
-    if (e instanceof ports.PortError) throw new SoakSetupError(e.message);
+    if (e instanceof PortError) throw new SoakSetupError(e.message);
     throw e;
   }
   for (const l of first.lines) say(l);

@@ -21,17 +21,55 @@ import { createRequire } from "node:module";
 export const DEFAULT_BAUD = 115200;
 const require = createRequire(import.meta.url);
 
-/** Why the conversation failed: kind "open" (the port), "silent" (no answer in time) or "lost". */
+/** How a conversation failed: the port ("open"), no answer in time ("silent"), the connection dropped ("lost"). */
+export type ConsoleTrouble = "open" | "silent" | "lost";
+
+/** Why the conversation failed, of kind `kind`. */
 export class ConsoleError extends Error {
-  constructor(message, kind) {
+  readonly kind: ConsoleTrouble;
+  constructor(message: string, kind: ConsoleTrouble) {
     super(message);
     this.name = "ConsoleError";
     this.kind = kind;
   }
 }
 
+/** An open conversation with a board's console. */
+export interface BoardConsole {
+  port: string;
+  /** Everything the board printed so far, one line an entry (CR removed, bytes as latin1). */
+  lines: string[];
+  send(text: string): Promise<void>;
+  /**
+   * Types `js` and waits up to `ms` for a later line that `pick` maps to something other than null
+   * or undefined; types it again every `resendMs` when given (a board that was still starting).
+   */
+  ask<T>(js: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T>;
+  /** Types `js` and resolves with every line printed from then up to the one `endPick` accepts. */
+  run(js: string, endPick: (line: string) => unknown, ms: number, what: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A duplex text link to the board. */
+interface Link {
+  write(text: string): Promise<void>;
+  close(): Promise<void>;
+  onData(fn: (d: Buffer) => void): void;
+  onClose(fn: () => void): void;
+}
+
+/** The part of serialport's SerialPort used here. */
+interface SerialLike {
+  isOpen: boolean;
+  write(data: Buffer, done: () => void): void;
+  drain(done: () => void): void;
+  close(done: () => void): void;
+  on(event: "data", fn: (d: Buffer) => void): void;
+  on(event: "close" | "error", fn: () => void): void;
+}
+
 /** What an open error from serialport or net means, in words a person can act on. */
-export function openTrouble(port, message) {
+export function openTrouble(port: string, message: unknown): string {
   const m = String(message);
   if (/Inappropriate ioctl|ENOTTY/i.test(m)) return port + " is not a serial port (it takes no serial settings): name the board's port (`npm run flash -- --list` lists them)";
   if (/Cannot lock port|Resource temporarily unavailable|EBUSY|Resource busy/i.test(m)) return port + " is in use by another program (a serial monitor, the Arduino IDE, another flash or pull): close it and try again";
@@ -42,21 +80,21 @@ export function openTrouble(port, message) {
   return "cannot open " + port + ": " + m.replace(/^Error: /, "");
 }
 
-/** A duplex link: { write(text), close(), onData(fn), onClose(fn) } over serialport or a socket. */
-async function openLink(port, baud) {
+/** A duplex link over serialport or a socket. */
+async function openLink(port: string, baud: number): Promise<Link> {
   if (port.startsWith("tcp://")) {
     const m = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(port);
     if (!m) throw new ConsoleError("cannot read " + port + " as tcp://HOST:PORT", "open");
     const socket = connect(Number(m[2]), m[1]);
-    await new Promise((resolve, reject) => {
-      socket.once("connect", resolve);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", () => resolve());
       socket.once("error", (e) => reject(new ConsoleError(openTrouble(port, e.message), "open")));
     });
     socket.setNoDelay(true);
     return {
-      write: (text) => new Promise((resolve) => socket.write(Buffer.from(text, "latin1"), () => resolve())),
+      write: (text) => new Promise<void>((resolve) => void socket.write(Buffer.from(text, "latin1"), () => resolve())),
       close: () =>
-        new Promise((resolve) => {
+        new Promise<void>((resolve) => {
           socket.end(() => resolve());
           setTimeout(() => {
             socket.destroy();
@@ -70,18 +108,18 @@ async function openLink(port, baud) {
       },
     };
   }
-  let SerialPort;
+  let SerialPort: new (o: { path: string; baudRate: number }, opened: (e: Error | null) => void) => SerialLike;
   try {
-    ({ SerialPort } = require("serialport"));
+    ({ SerialPort } = require("serialport") as { SerialPort: typeof SerialPort });
   } catch {
     throw new ConsoleError("cannot open " + port + ": the serialport package is missing (npm ci installs it)", "open");
   }
-  const serial = await new Promise((resolve, reject) => {
-    const p = new SerialPort({ path: port, baudRate: baud }, (e) => (e ? reject(new ConsoleError(openTrouble(port, e.message), "open")) : resolve(p)));
+  const serial = await new Promise<SerialLike>((resolve, reject) => {
+    const p: SerialLike = new SerialPort({ path: port, baudRate: baud }, (e) => (e ? reject(new ConsoleError(openTrouble(port, e.message), "open")) : resolve(p)));
   });
   return {
-    write: (text) => new Promise((resolve) => serial.write(Buffer.from(text, "latin1"), () => serial.drain(() => resolve()))),
-    close: () => new Promise((resolve) => (serial.isOpen ? serial.close(() => resolve()) : resolve())),
+    write: (text) => new Promise<void>((resolve) => serial.write(Buffer.from(text, "latin1"), () => serial.drain(() => resolve()))),
+    close: () => new Promise<void>((resolve) => (serial.isOpen ? serial.close(() => resolve()) : resolve())),
     onData: (fn) => serial.on("data", fn),
     onClose: (fn) => {
       serial.on("close", fn);
@@ -90,17 +128,13 @@ async function openLink(port, baud) {
   };
 }
 
-/**
- * Opens the console of the board at `port` (a serial device or tcp://HOST:PORT). Returns
- * { port, lines, send(text), type(js), ask(js, pick, ms, what, resendMs), run(js, endPick, ms, what), close() }:
- * `lines` is everything the board printed so far, one entry a line (CR removed, bytes as latin1).
- */
-export async function openBoardConsole(port, { baud = DEFAULT_BAUD } = {}) {
+/** Opens the console of the board at `port` (a serial device or tcp://HOST:PORT). */
+export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {}): Promise<BoardConsole> {
   const link = await openLink(port, baud);
-  const lines = [];
+  const lines: string[] = [];
   let partial = "";
   let closed = false;
-  const waiters = new Set();
+  const waiters = new Set<() => void>();
   link.onData((d) => {
     partial += d.toString("latin1");
     let i;
@@ -116,26 +150,22 @@ export async function openBoardConsole(port, { baud = DEFAULT_BAUD } = {}) {
   });
 
   /** The console line for `js`: echo off, then the code. */
-  const line = (js) => "\x10" + js + "\n";
+  const line = (js: string): string => "\x10" + js + "\n";
 
-  /**
-   * Types `js` and waits up to `ms` for a later line that `pick` maps to something other than null;
-   * types it again every `resendMs` when given (a board that was still starting). Resolves with it.
-   */
-  function ask(js, pick, ms, what, resendMs) {
+  function ask<T>(js: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T> {
     const from = lines.length;
-    return new Promise((resolve, reject) => {
-      let timer = null;
-      let again = null;
-      const done = (fn, v) => {
+    return new Promise<T>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let again: ReturnType<typeof setInterval> | undefined;
+      const done = <V>(fn: (v: V) => void, v: V): void => {
         waiters.delete(check);
         clearTimeout(timer);
         clearInterval(again);
         fn(v);
       };
-      const check = () => {
+      const check = (): void => {
         for (let k = from; k < lines.length; k++) {
-          const v = pick(lines[k]);
+          const v = pick(lines[k] as string);
           if (v !== null && v !== undefined) return done(resolve, v);
         }
         if (closed) done(reject, new ConsoleError("the connection to " + port + " closed while waiting for " + what, "lost"));
@@ -148,17 +178,16 @@ export async function openBoardConsole(port, { baud = DEFAULT_BAUD } = {}) {
   }
 
   /** Types `js` and resolves with every line printed from then up to the one `endPick` accepts. */
-  async function run(js, endPick, ms, what) {
+  async function run(js: string, endPick: (line: string) => unknown, ms: number, what: string): Promise<string[]> {
     const from = lines.length;
-    await ask(js, endPick, ms, what);
-    const out = lines.slice(from);
-    return out;
+    await ask<unknown>(js, endPick, ms, what);
+    return lines.slice(from);
   }
 
   return {
     port,
     lines,
-    send: (text) => link.write(text),
+    send: (text: string) => link.write(text),
     ask,
     run,
     close: () => link.close(),

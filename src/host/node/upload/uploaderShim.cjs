@@ -1,6 +1,6 @@
 /**
  * Loaded into the espruino tool's process (`node --require uploaderShim.cjs espruino-cli.js ...`,
- * see runEspruinoCli in upload.js). It changes three things, all after the tool's own init, through
+ * see runEspruinoCli in espruinoTool.ts). It changes three things, all after the tool's own init, through
  * the objects the tool itself uses (EspruinoTools 0.1.67: index.js `init`, Espruino.Core.Serial):
  *
  * - PET_NAMED_PORT=PATH: the tool connects only to ports its list shows, and its list misses ports
