@@ -14,9 +14,9 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEspruino, TELNET_HOST, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { startEspruino, TELNET_HOST, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { portList, ROOT, runNode, startFakeBoard, type FakeBoard } from "./serial-fake-board";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 
 const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 
@@ -30,7 +30,7 @@ function boardCheck(args: string[], env: Record<string, string>): Promise<{ code
 
 describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
-  let board: InterpreterBoard;
+  let board: InterpreterProfile;
   let proc: EspruinoProcess | null = null;
   let bridge: FakeBoard | null = null;
   const env: Record<string, string> = {};
@@ -44,7 +44,7 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-board-check-"));
-    board = await interpreterBoard();
+    board = await loadInterpreterProfile();
     env.PET_SERIAL_LIST = portList(join(dir, "none.json"), []);
     proc = await startEspruino(ESPRUINO!, dir);
     bridge = await startFakeBoard("bridge", join(dir, "bridge.bin"), [TELNET_HOST, proc.port]);

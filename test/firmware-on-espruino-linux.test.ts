@@ -12,9 +12,9 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { layoutForRegion } from "../src/storage/regionLayout";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 
 const ROOT = join(__dirname, "..");
 const PET_NAME = "Kiwi";
@@ -39,7 +39,7 @@ describe.skipIf(!ESPRUINO)(
   "firmware on Espruino's Linux build " + NEEDS_ESPRUINO,
   () => {
     let dir = "";
-    let board: InterpreterBoard;
+    let board: InterpreterProfile;
     let proc: EspruinoProcess | null = null;
     let con: EspruinoConsole | null = null;
     let saved: PetStatus | null = null;
@@ -47,7 +47,7 @@ describe.skipIf(!ESPRUINO)(
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "pet-espruino-"));
-      board = await interpreterBoard();
+      board = await loadInterpreterProfile();
     });
 
     afterAll(async () => {

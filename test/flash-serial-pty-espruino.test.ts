@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openConsole, startEspruino, TELNET_HOST, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { openConsole, startEspruino, TELNET_HOST, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { main } from "../src/host/node/cli";
 import type { RegionJson } from "../src/host/node/cli/inspect";
 import { memoryIo, petPayload } from "./region-tools-fixtures";
 import { portList, runNode, startFakeBoard, type FakeBoard } from "./serial-fake-board";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";
 
 describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
@@ -27,7 +27,7 @@ describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build " + NEED
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-serial-espruino-"));
-    LINUX_BOARD = (await interpreterBoard()).path;
+    LINUX_BOARD = (await loadInterpreterProfile()).path;
     process.env.PET_SERIAL_LIST = portList(join(dir, "none.json"), []);
     proc = await startEspruino(ESPRUINO!, dir);
     bridge = await startFakeBoard("bridge", join(dir, "bridge.bin"), [TELNET_HOST, proc.port]);

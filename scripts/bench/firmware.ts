@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
-import { interpreterIdentity, interpreterProfile, openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
+import { interpreterIdentity, interpreterProfile, openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../../src/host/node/interpreter/espruinoLinux";
 import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
 import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion, type Counted } from "./callgrind";
 

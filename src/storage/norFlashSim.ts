@@ -18,7 +18,7 @@
  * - failure injection: a read/write/erase that reports a failure status, throws, or (writes and
  *   erases) silently does nothing ("silent") or only its first half ("half") while reporting "ok",
  *   as the ESP32 port can (it ignores the flash driver's errors). The same faults, by the same
- *   names, are injected into Espruino's Linux build by scripts/lib/espruinoShim.c (docs/storage.md,
+ *   names, are injected into Espruino's Linux build by src/host/node/interpreter/espruinoShim.c (docs/storage.md,
  *   "Flash that lies");
  * - seeded randomness (xorshift32) so every tear is reproducible; no Math.random.
  */

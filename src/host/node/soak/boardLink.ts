@@ -6,7 +6,7 @@
  *
  * Lines are sent with a leading DLE (0x10), which tells Espruino not to echo them, and answers come
  * between markers of this session, so prompts, the firmware's own lines and a boot banner in the
- * middle do not matter (the same protocol as scripts/lib/espruinoLinux.js openConsole).
+ * middle do not matter (the same protocol as src/host/node/interpreter/espruinoLinux.ts openConsole).
  */
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";

@@ -10,11 +10,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { BOARDS_DIR, readBoard } from "../cli/regionFile";
 import { CliError } from "../cli/io";
 import type { RegionBoard } from "../../../inspect/regionReport";
+import { interpreterProfile } from "../interpreter/espruinoLinux";
+import { startInterpreterBoard } from "../interpreter/interpreterBoard";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
 import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
@@ -34,17 +35,13 @@ export interface SoakIo {
   err(text: string): void;
 }
 
-const ROOT = resolve(BOARDS_DIR, "..");
-
-interface BoardLib {
-  startInterpreterBoard(binary: string, dir: string): Promise<{ port: number; upload(profile: string): Promise<{ code: number; out: string }>; powerCut(): Promise<unknown>; stop(): Promise<void> }>;
-}
-interface LinuxLib {
-  interpreterProfile(binary: string): Promise<string>;
-}
-
-async function scriptLib<T>(name: string): Promise<T> {
-  return (await import(pathToFileURL(join(ROOT, "scripts", "lib", name)).href)) as T;
+/**
+ * What the soak needs from the build tooling (scripts/lib/build.js), which its entry (scripts/soak.js)
+ * hands in: src/ imports nothing from scripts/.
+ */
+export interface SoakTools {
+  /** Builds the firmware for the profile file `profile` into `dir` and checks it; answers the bundle's path. */
+  firmwareFor?(profile: string, dir: string): Promise<string>;
 }
 
 function duration(ms: number): string {
@@ -68,17 +65,30 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function interpreterTarget(binary: string, dirOption: string | undefined, boardOption: string | undefined, say: (l: string) => void): Promise<Target> {
-  const profile = boardOption ?? (await (await scriptLib<LinuxLib>("espruinoLinux.js")).interpreterProfile(binary));
+async function interpreterTarget(
+  binary: string,
+  dirOption: string | undefined,
+  boardOption: string | undefined,
+  say: (l: string) => void,
+  tools: SoakTools,
+): Promise<Target> {
+  const firmwareFor = tools.firmwareFor;
+  if (firmwareFor === undefined) throw new SoakSetupError("--espruino builds the firmware, which only `npm run soak` (scripts/soak.js) can do");
+  const profile = boardOption ?? (await interpreterProfile(binary));
   const board = readBoard(profile);
   const dir = dirOption ? resolve(dirOption) : mkdtempSync(join(tmpdir(), "pet-soak-"));
-  const ib = await (await scriptLib<BoardLib>("interpreterBoard.js")).startInterpreterBoard(binary, dir);
+  const ib = await startInterpreterBoard(binary, dir);
   const close = async (): Promise<void> => {
     await ib.stop();
     if (!dirOption) rmSync(dir, { recursive: true, force: true });
   };
   say("Espruino's Linux build " + binary + " in " + dir + ": uploading the firmware for " + board.profile.name + " (" + profile + ")");
-  const up = await ib.upload(profile);
+  let up: { code: number; out: string };
+  try {
+    up = await ib.upload(await firmwareFor(profile, dir), profile);
+  } catch (e) {
+    up = { code: 1, out: e instanceof Error ? e.message : String(e) };
+  }
   if (up.code !== 0) {
     await close();
     throw new SoakSetupError("the upload to the interpreter failed:\n" + up.out.trim().split("\n").slice(-5).join("\n"));
@@ -132,7 +142,11 @@ export function formatSummary(r: SoakReport): string {
   );
 }
 
-export async function soakMain(argv: string[], io: SoakIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+export async function soakMain(
+  argv: string[],
+  io: SoakIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) },
+  tools: SoakTools = {},
+): Promise<number> {
   let v: { [k: string]: string | boolean | undefined };
   let rounds: number, intervalMs: number, windowMs: number, seed: number, baud: number;
   try {
@@ -186,7 +200,7 @@ export async function soakMain(argv: string[], io: SoakIo = { out: (t) => proces
   };
   process.once("SIGINT", onInterrupt);
   try {
-    if (typeof v.espruino === "string") target = await interpreterTarget(v.espruino, v.dir as string | undefined, v.board as string | undefined, say);
+    if (typeof v.espruino === "string") target = await interpreterTarget(v.espruino, v.dir as string | undefined, v.board as string | undefined, say, tools);
     else {
       const cut = typeof v["cut-with"] === "string" ? commandCut(v["cut-with"]) : v.manual ? manualCut() : rtsCut();
       target = await portTarget(v.port as string | undefined, cut, baud, v.board as string | undefined, say);

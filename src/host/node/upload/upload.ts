@@ -151,7 +151,7 @@ const PROCESS_IO: UploadIo = { out: (t) => void process.stdout.write(t), err: (t
  * Asks the board at `port` what it is and refuses one `profile` does not fit, before anything of
  * the pet is built or sent. Returns the line saying what it is.
  */
-async function checkBoard(port: string, profile: BoardProfile, file: string, baud: number): Promise<string> {
+export async function checkBoard(port: string, profile: BoardProfile, file: string, baud = DEFAULT_BAUD): Promise<string> {
   if (profile.host === "desktop") throw new Error(shortPath(file) + " is a simulator's profile (host desktop): there is no board to upload it to; use BOARD=boards/esp32.json");
   const con = await openBoardConsole(port, { baud });
   let identified;
@@ -170,6 +170,36 @@ async function checkBoard(port: string, profile: BoardProfile, file: string, bau
   }
   const r = fit.region;
   return boardLine(report) + " at " + port + ": fits " + shortPath(file) + " (pet region 0x" + r.address.toString(16) + ", " + r.size + " bytes, in free flash, outside Storage)";
+}
+
+/**
+ * Sends the built bundle `bundleFile` to the board at `port` into Storage .bootcde with the espruino
+ * tool, telling `say` how it goes and what the board printed; throws an Error in one line when it
+ * did not go through. `boardJson` is the tool's board description (written for the call without it).
+ */
+export async function sendBundle(
+  port: string,
+  bundleFile: string,
+  say: (line: string) => void,
+  { baud = DEFAULT_BAUD, verbose = false, boardJson }: { baud?: number; verbose?: boolean; boardJson?: string } = {},
+): Promise<void> {
+  const own = boardJson === undefined ? writeUploaderBoard() : null;
+  try {
+    say("uploading to " + port + (port.startsWith("tcp://") ? "" : " at " + baud + " baud") + " into Storage " + BOOT_FILE + " (runs at every boot)...");
+    const r = await runEspruinoCli(uploadArgs({ bundleFile, boardJson: own !== null ? own.file : (boardJson as string), port, baud }), {
+      echo: verbose,
+      port,
+      // Prints the upload's progress as the shim reports it: one line per fifth.
+      onProgress: verbose ? undefined : (sent, total) => say("  sent " + Math.round((100 * sent) / total) + "% (" + sent + " of " + total + " bytes)"),
+    });
+    const trouble = uploadTrouble(r, port);
+    if (trouble) throw new Error("upload failed: " + trouble);
+    say("uploaded; the board restarted from " + BOOT_FILE + ". Board output during the upload:");
+    // Prompts alone (">") say nothing to a person; everything else the board printed is shown.
+    for (const line of r.output.split("\n")) if (line.startsWith("--] ") && !/^\s*>?\s*$/.test(line.slice(4))) say("  " + line.slice(4));
+  } finally {
+    if (own !== null) own.cleanup();
+  }
 }
 
 async function run(argv: string[], tools: FirmwareTools, io: UploadIo): Promise<void> {
@@ -203,18 +233,7 @@ async function run(argv: string[], tools: FirmwareTools, io: UploadIo): Promise<
       say("dry run: wrote " + shortPath(out) + " (what would be sent: the bundle into Storage " + BOOT_FILE + ", then load(\"" + BOOT_FILE + "\"))");
       return;
     }
-    say("uploading to " + port + (port.startsWith("tcp://") ? "" : " at " + opts.baud + " baud") + " into Storage " + BOOT_FILE + " (runs at every boot)...");
-    const r = await runEspruinoCli(uploadArgs({ bundleFile: build.outFile, boardJson: board.file, port, baud: opts.baud }), {
-      echo: opts.verbose,
-      port,
-      // Prints the upload's progress as the shim reports it: one line per fifth.
-      onProgress: opts.verbose ? undefined : (sent, total) => say("  sent " + Math.round((100 * sent) / total) + "% (" + sent + " of " + total + " bytes)"),
-    });
-    const trouble = uploadTrouble(r, port);
-    if (trouble) throw new Error("upload failed: " + trouble);
-    say("uploaded; the board restarted from " + BOOT_FILE + ". Board output during the upload:");
-    // Prompts alone (">") say nothing to a person; everything else the board printed is shown.
-    for (const line of r.output.split("\n")) if (line.startsWith("--] ") && !/^\s*>?\s*$/.test(line.slice(4))) say("  " + line.slice(4));
+    await sendBundle(port, build.outFile, say, { baud: opts.baud, verbose: opts.verbose, boardJson: board.file });
     if (opts.monitor) {
       say("monitor on " + port + " (Ctrl-C twice to leave)");
       await new Promise((done) => {

@@ -10,30 +10,54 @@
  * - SIGKILL is a faithful power cut for the flash file (writes go straight to the file).
  *
  * Port 2323 is fixed in the interpreter. So that several interpreters can run at once (test files in
- * parallel, the bench beside them), each is started with scripts/lib/espruinoShim.c preloaded, which
+ * parallel, the bench beside them), each is started with espruinoShim.c (beside this file) preloaded, which
  * moves its console to a free port on 127.0.0.1 and tells us which (`handle.port`); the shim is
  * compiled with `cc` once and kept in node_modules/.cache. Where there is no C compiler, every
  * interpreter gets port 2323 and the users of this module on the machine take turns through a lock
  * file (taken before the start, given back at the kill or at process exit; a lock whose owner
  * process is gone is taken over).
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { connect } from "node:net";
 import { openSync, closeSync, writeSync, readFileSync, unlinkSync, existsSync, mkdirSync, renameSync, rmSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
+import { packageRoot } from "../packageRoot";
 
 export const TELNET_PORT = 2323;
 export const TELNET_HOST = "127.0.0.1";
 
-function sleep(ms) {
+/** A running interpreter. */
+export interface EspruinoProcess {
+  child: ChildProcess;
+  /** The telnet console's port on 127.0.0.1 (its own with the shim; 2323 without). */
+  port: number;
+  /** Everything it printed so far. */
+  output(): string;
+  /** How it ended, or null while it runs. */
+  exited(): { code: number | null; signal: string | null; error?: string } | null;
+  /** Waits until the process output matches `re`; returns the match. */
+  waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  /** SIGKILL and wait for the exit (a power cut), then give the port back. */
+  kill(): Promise<void>;
+}
+
+/** A telnet console session (openConsole). */
+export interface EspruinoConsole {
+  /** Runs one expression and answers its JSON-decoded value (or throws with the interpreter's error text). */
+  evaluate(expr: string, ms?: number): Promise<unknown>;
+  /** Everything printed that evaluate() has not consumed (status lines, errors). */
+  pending(): string;
+  close(): Promise<void>;
+}
+
+function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Resolves true if something accepts connections on the port. */
-export function portAnswers(port = TELNET_PORT, host = TELNET_HOST) {
+export function portAnswers(port = TELNET_PORT, host = TELNET_HOST): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect(port, host);
     s.once("connect", () => {
@@ -45,30 +69,30 @@ export function portAnswers(port = TELNET_PORT, host = TELNET_HOST) {
 }
 
 export const LOCK_FILE = join(tmpdir(), "espruino-telnet-" + TELNET_PORT + ".lock");
-let heldToken = null;
+let heldToken: string | null = null;
 let exitHookInstalled = false;
 
-function ownerAlive(pid) {
+function ownerAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return e.code === "EPERM";
+    return (e as { code?: string }).code === "EPERM";
   }
 }
 
-function tryLock(token) {
+function tryLock(token: string): boolean {
   try {
     const fd = openSync(LOCK_FILE, "wx");
     writeSync(fd, JSON.stringify({ pid: process.pid, token }));
     closeSync(fd);
     return true;
   } catch (e) {
-    if (e.code !== "EEXIST") throw e;
+    if ((e as { code?: string }).code !== "EEXIST") throw e;
   }
-  let owner = null;
+  let owner: { pid?: unknown } | null = null;
   try {
-    owner = JSON.parse(readFileSync(LOCK_FILE, "utf8"));
+    owner = JSON.parse(readFileSync(LOCK_FILE, "utf8")) as { pid?: unknown };
   } catch {
     return false; // being written right now, or just removed: try again later
   }
@@ -83,7 +107,7 @@ function tryLock(token) {
 }
 
 /** Takes the machine-wide lock on port 2323 for this module instance (waits for other users). */
-export async function acquireTelnetPort(timeoutMs = 180000) {
+export async function acquireTelnetPort(timeoutMs = 180000): Promise<void> {
   if (heldToken) return;
   const token = process.pid + "-" + randomBytes(6).toString("hex");
   const end = Date.now() + timeoutMs;
@@ -99,10 +123,10 @@ export async function acquireTelnetPort(timeoutMs = 180000) {
 }
 
 /** Gives the port back (kill() does this; exported for scripts that stop an interpreter otherwise). */
-export function releaseTelnetPort() {
+export function releaseTelnetPort(): void {
   if (!heldToken) return;
   try {
-    const owner = JSON.parse(readFileSync(LOCK_FILE, "utf8"));
+    const owner = JSON.parse(readFileSync(LOCK_FILE, "utf8")) as { token?: unknown };
     if (owner.token === heldToken) unlinkSync(LOCK_FILE);
   } catch {
     // already gone
@@ -110,36 +134,39 @@ export function releaseTelnetPort() {
   heldToken = null;
 }
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const SHIM_SOURCE = join(ROOT, "scripts", "lib", "espruinoShim.c");
-let shimPromise = null;
+/** The shim's C source, found from the package's root (this module also runs compiled into dist/host/). */
+function shimSource(): string {
+  return join(packageRoot(), "src", "host", "node", "interpreter", "espruinoShim.c");
+}
+let shimPromise: Promise<string | null> | null = null;
 
 /**
  * The compiled shim's path, or null when it cannot be built here (no `cc`, or env
  * PET_ESPRUINO_SHIM=0). Built once per source text into node_modules/.cache/espruino-pet/shim,
  * through a temporary name and a rename, so parallel first users never load half a library.
  */
-export function espruinoShim() {
+export function espruinoShim(): Promise<string | null> {
   if (!shimPromise) shimPromise = buildShim();
   return shimPromise;
 }
 
-async function buildShim() {
+async function buildShim(): Promise<string | null> {
   if (process.env.PET_ESPRUINO_SHIM === "0") return null;
-  let source;
+  const sourceFile = shimSource();
+  let source: Buffer;
   try {
-    source = readFileSync(SHIM_SOURCE);
+    source = readFileSync(sourceFile);
   } catch {
     return null;
   }
-  const dir = join(ROOT, "node_modules", ".cache", "espruino-pet", "shim");
+  const dir = join(packageRoot(), "node_modules", ".cache", "espruino-pet", "shim");
   const out = join(dir, createHash("sha256").update(source).digest("hex").slice(0, 16) + ".so");
   if (existsSync(out)) return out;
   const tmp = out + "." + process.pid + "." + randomBytes(4).toString("hex") + ".tmp";
   try {
     mkdirSync(dir, { recursive: true });
-    await new Promise((done, fail) =>
-      execFile("cc", ["-shared", "-fPIC", "-O2", "-o", tmp, SHIM_SOURCE, "-ldl"], { timeout: 60_000 }, (e) => (e ? fail(e) : done())),
+    await new Promise<void>((done, fail) =>
+      execFile("cc", ["-shared", "-fPIC", "-O2", "-o", tmp, sourceFile, "-ldl"], { timeout: 60_000 }, (e) => (e ? fail(e) : done())),
     );
     renameSync(tmp, out);
     return out;
@@ -156,10 +183,14 @@ async function buildShim() {
  * and waits while anything still answers on port 2323 (another interpreter would receive our
  * commands), giving up after `portWaitMs`.
  */
-export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portWaitMs = 180000, env: extraEnv = {} } = {}) {
+export async function startEspruino(
+  binary: string,
+  dir: string,
+  { readyTimeoutMs = 10000, portWaitMs = 180000, env: extraEnv = {} as Record<string, string> } = {},
+): Promise<EspruinoProcess> {
   const shim = await espruinoShim();
-  let portFile = null;
-  const env = { ...process.env, ...extraEnv };
+  let portFile: string | null = null;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
   if (shim) {
     portFile = join(mkdtempSync(join(tmpdir(), "pet-espruino-port-")), "port");
     env.LD_PRELOAD = env.LD_PRELOAD ? shim + " " + env.LD_PRELOAD : shim;
@@ -176,24 +207,23 @@ export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portW
       await sleep(250);
     }
   }
-  const giveBack = () => {
+  const giveBack = (): void => {
     if (portFile) rmSync(dirname(portFile), { recursive: true, force: true });
     else releaseTelnetPort();
   };
   const child = spawn(binary, ["--telnet"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"], env });
   let out = "";
-  let exited = null;
-  child.stdout.on("data", (d) => (out += d.toString("latin1")));
-  child.stderr.on("data", (d) => (out += d.toString("latin1")));
+  let exited: ReturnType<EspruinoProcess["exited"]> = null;
+  child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString("latin1")));
   child.on("exit", (code, signal) => (exited = { code, signal }));
   child.on("error", (e) => (exited = { code: null, signal: null, error: e.message }));
 
-  const handle = {
+  const handle: EspruinoProcess = {
     child,
     port: shim ? 0 : TELNET_PORT,
     output: () => out,
     exited: () => exited,
-    /** Waits until the process output matches `re`; returns the match. */
     async waitFor(re, ms = 10000) {
       const end = Date.now() + ms;
       for (;;) {
@@ -204,7 +234,6 @@ export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portW
         await sleep(50);
       }
     },
-    /** SIGKILL and wait for the exit (a power cut), then give the port back. */
     async kill() {
       if (!exited) {
         const done = new Promise((r) => child.once("exit", r));
@@ -243,8 +272,8 @@ export async function startEspruino(binary, dir, { readyTimeoutMs = 10000, portW
  * for the stock Linux build, "LINUX_ESP32" for the ESP32-like build of ../shared/espruino). Run once
  * in a directory of its own, with `-e` and no telnet; cached per binary for the process.
  */
-const identities = new Map();
-export function interpreterIdentity(binary) {
+const identities = new Map<string, Promise<{ board: string; version: string }>>();
+export function interpreterIdentity(binary: string): Promise<{ board: string; version: string }> {
   if (!identities.has(binary)) {
     identities.set(
       binary,
@@ -254,7 +283,7 @@ export function interpreterIdentity(binary) {
         const child = spawn(binary, ["-e", code], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
         let out = "";
         const timer = setTimeout(() => child.kill("SIGKILL"), 10000);
-        child.stdout.on("data", (d) => (out += d.toString("latin1")));
+        child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
         child.on("error", (e) => {
           clearTimeout(timer);
           rmSync(dir, { recursive: true, force: true });
@@ -265,20 +294,20 @@ export function interpreterIdentity(binary) {
           child.stdin.destroy();
           rmSync(dir, { recursive: true, force: true });
           const m = out.match(/<<ID(.*?)ID>>/);
-          if (m) done(JSON.parse(m[1]));
+          if (m) done(JSON.parse(m[1] as string) as { board: string; version: string });
           else fail(new Error(binary + " did not say what it is (is it Espruino's Linux build?):\n" + out.slice(-500)));
         });
       }),
     );
   }
-  return identities.get(binary);
+  return identities.get(binary) as Promise<{ board: string; version: string }>;
 }
 
 /** The board profile for an interpreter build: boards/linux-esp32.json or boards/linux.json. */
-export async function interpreterProfile(binary) {
+export async function interpreterProfile(binary: string): Promise<string> {
   const { board } = await interpreterIdentity(binary);
-  if (board === "LINUX_ESP32") return join(ROOT, "boards", "linux-esp32.json");
-  if (board === "LINUX") return join(ROOT, "boards", "linux.json");
+  if (board === "LINUX_ESP32") return join(packageRoot(), "boards", "linux-esp32.json");
+  if (board === "LINUX") return join(packageRoot(), "boards", "linux.json");
   throw new Error(binary + " is Espruino for " + board + ", not a Linux build this project has a profile for (LINUX_ESP32 or LINUX)");
 }
 
@@ -287,17 +316,17 @@ export async function interpreterProfile(binary) {
  * (or throws with the interpreter's error text). Lines start with DLE (0x10), which tells Espruino
  * not to echo them, and results come between markers so prompts and status lines do not matter.
  */
-export async function openConsole({ timeoutMs = 10000, port = TELNET_PORT } = {}) {
+export async function openConsole({ timeoutMs = 10000, port = TELNET_PORT } = {}): Promise<EspruinoConsole> {
   const socket = connect(port, TELNET_HOST);
-  await new Promise((resolve, reject) => {
-    socket.once("connect", resolve);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
     socket.once("error", reject);
   });
   let buffer = "";
-  socket.on("data", (d) => (buffer += d.toString("latin1")));
+  socket.on("data", (d: Buffer) => (buffer += d.toString("latin1")));
   let counter = 0;
 
-  async function evaluate(expr, ms = timeoutMs) {
+  async function evaluate(expr: string, ms = timeoutMs): Promise<unknown> {
     const id = ++counter;
     const ok = "<<OK" + id + ">>";
     const bad = "<<ERR" + id + ">>";
@@ -324,10 +353,9 @@ export async function openConsole({ timeoutMs = 10000, port = TELNET_PORT } = {}
   }
   return {
     evaluate,
-    /** Everything printed that evaluate() has not consumed (status lines, errors). */
     pending: () => buffer,
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         socket.end(() => resolve());
         setTimeout(resolve, 500);
       }),

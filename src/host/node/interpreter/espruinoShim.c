@@ -1,6 +1,6 @@
 /*
  * espruinoShim.c: an LD_PRELOAD library for Espruino's Linux build, loaded by
- * scripts/lib/espruinoLinux.js when it starts an interpreter (tests, bench, soak). It does two
+ * src/host/node/interpreter/espruinoLinux.ts when it starts an interpreter (tests, bench, soak). It does two
  * things, each only when asked to through the environment: it lets several interpreters run side by
  * side (PET_TELNET_PORT_FILE), and it makes the flash lie the way a board's flash can
  * (PET_FLASH_FAULTS). Without those variables every call is passed through untouched.
