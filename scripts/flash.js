@@ -2,11 +2,10 @@
 /**
  * `npm run flash`: the upload of the firmware to a board (src/host/node/upload/upload.ts, run
  * compiled as pet-save is: scripts/lib/hostBuild.js). This entry hands it the build tooling it must
- * not import itself (scripts/ sits above src/): the board profile from env BOARD, the profile check,
- * and the firmware build with its bundle check.
+ * not import itself (scripts/ sits above src/): the firmware build with its bundle check.
  */
 import { pathToFileURL } from "node:url";
-import { boardFromEnv, buildFirmware, loadBoardProfile } from "./lib/build.js";
+import { buildFirmware } from "./lib/build.js";
 import { checkBundle, formatFindings } from "./lib/bundleCheck.js";
 import { freshHostBundle } from "./lib/hostBuild.js";
 import { failUnexpected } from "./lib/processEdges.js";
@@ -21,7 +20,7 @@ async function build({ board, outFile, entry }) {
 
 try {
   const { uploadMain } = await import(pathToFileURL(await freshHostBundle("upload")).href);
-  process.exitCode = await uploadMain(process.argv.slice(2), { boardFile: boardFromEnv(), loadProfile: loadBoardProfile, build });
+  process.exitCode = await uploadMain(process.argv.slice(2), { build });
 } catch (e) {
   failUnexpected("npm run flash", e);
 }

@@ -18,11 +18,10 @@ import { startEspruino, TELNET_HOST, type EspruinoProcess } from "../src/host/no
 import { portList, ROOT, runNode, startFakeBoard, type FakeBoard } from "./serial-fake-board";
 import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 
-const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 
 function boardCheck(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, [join(ROOT, "scripts", "board-check.ts"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [join(ROOT, "scripts", "board-check.js"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
     );
   });

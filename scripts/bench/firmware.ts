@@ -242,7 +242,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   } catch (e) {
     figures.esp32LikeBuild = { skipped: errorText(e).split("\n")[0] };
   }
-  const floor = readFileSync(join(HERE, "espruino", "floor.js"), "utf8");
+  const floor = readFileSync(join(ROOT, "src", "host", "node", "boardCheck", "floor.js"), "utf8");
   const prims = readFileSync(join(HERE, "espruino", "prims.js"), "utf8");
 
   const dir = join(work, "live");

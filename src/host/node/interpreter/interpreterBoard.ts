@@ -20,7 +20,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
+import { readProfileFile } from "../profileFile";
 import { checkBoard, sendBundle } from "../upload/upload";
 import { espruinoShim, openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "./espruinoLinux";
 
@@ -77,14 +77,6 @@ export function faultControlText(region: { address: number; size: number }, rule
   return lines.join("\n") + "\n";
 }
 
-/** Reads and checks a board profile file; throws an Error naming every problem. */
-function readProfile(file: string): BoardProfile {
-  const profile = JSON.parse(readFileSync(file, "utf8")) as unknown;
-  const problems = checkBoardProfile(profile);
-  if (problems.length > 0) throw new Error("bad board profile " + file + ":\n  - " + problems.join("\n  - "));
-  return profile as BoardProfile;
-}
-
 export async function startInterpreterBoard(binary: string, dir: string, { readyTimeoutMs = 10000 } = {}): Promise<InterpreterBoard> {
   const faultFile = join(dir, "flash-faults");
   writeFileSync(faultFile, "");
@@ -123,7 +115,7 @@ export async function startInterpreterBoard(binary: string, dir: string, { ready
       const timedOut = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error("the upload took more than " + timeoutMs + " ms")), timeoutMs)));
       try {
         const go = async (): Promise<void> => {
-          if (profileFile !== undefined) say(await checkBoard(port, readProfile(profileFile), profileFile));
+          if (profileFile !== undefined) say(await checkBoard(port, readProfileFile(profileFile), profileFile));
           await sendBundle(port, bundleFile, say);
         };
         await Promise.race([go(), timedOut]);

@@ -21,6 +21,7 @@ import { spawn } from "node:child_process";
 import { join, relative, resolve } from "node:path";
 import type { BoardProfile, DeviceBoardProfile } from "../../../boards/boardProfile";
 import { packageRoot, packageVersion } from "../packageRoot";
+import { profileFileFromEnv, readProfileFile } from "../profileFile";
 import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
 import { boardLine, identifyBoard } from "../serial/identifyBoard";
 import { formatPortList, listSerialPorts, PortError, resolveBoardPort } from "../serial/serialPorts";
@@ -41,10 +42,6 @@ export interface BuiltFirmware {
 
 /** The build tooling the entry hands in (scripts/lib/build.js and bundleCheck.js). */
 export interface FirmwareTools {
-  /** The board profile file to build for (env BOARD, else boards/esp32.json). */
-  boardFile: string;
-  /** Reads and checks a profile file; throws an Error naming every problem. */
-  loadProfile(file: string): Promise<BoardProfile>;
   /**
    * Builds the firmware for `board` (into `outFile`, default dist/firmware.js; `entry`, default the
    * firmware's own) and checks the bundle; throws an Error saying why it cannot go to a board.
@@ -211,14 +208,14 @@ async function run(argv: string[], tools: FirmwareTools, io: UploadIo): Promise<
     say("serial ports (path, USB vendor:product, maker and product):\n" + formatPortList((await listSerialPorts()).ports));
     return;
   }
-  const boardFile = tools.boardFile;
+  const boardFile = profileFileFromEnv();
   let port = "";
   // Find the board and ask it what it is before building, so a missing or wrong board costs no build time.
   if (!opts.dryRun) {
     const found = await resolveBoardPort(opts.port);
     for (const line of found.lines) say(line);
     port = found.path;
-    say(await checkBoard(port, await tools.loadProfile(boardFile), boardFile, opts.baud));
+    say(await checkBoard(port, readProfileFile(boardFile), boardFile, opts.baud));
   }
   const build = await tools.build({ board: boardFile, outFile: opts.bundle, entry: opts.entry });
   say("built " + shortPath(build.outFile) + ": " + build.bytes + " bytes for " + build.profileName + " (" + shortPath(build.board) + ")");

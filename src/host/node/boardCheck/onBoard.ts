@@ -1,15 +1,16 @@
 /**
  * What board-check types at the board's console to time things there, by the board's own clock
- * (getTime()), and how it reads the answers. The floor is the bench's (scripts/bench/espruino/floor.js,
- * the same file, typed into RAM rather than uploaded to Storage, which would write outside the pet's
- * region) in its board mode: its flash writes are all-ones, which program nothing on NOR flash.
+ * (getTime()), and how it reads the answers. The floor is the bench's (floor.js beside this file,
+ * which the bench uploads to the interpreter's Storage; here it is typed into RAM rather than uploaded
+ * to Storage, which would write outside the pet's region) in its board mode: its flash writes are
+ * all-ones, which program nothing on NOR flash.
  *
  * Every answer comes back on a line of its own behind "#pet-bc ", as JSON.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../lib/build.js";
-import type { BoardConsole } from "../../src/host/node/serial/boardConsole";
+import { packageRoot } from "../packageRoot";
+import type { BoardConsole } from "../serial/boardConsole";
 
 const TAG = "#pet-bc ";
 /** Characters of floor.js per console line: short enough for a board's input to keep up at 115200 baud. */
@@ -19,7 +20,10 @@ const LINE_MS = 60_000;
 /** The globals floor.js defines, removed again at the end. */
 const FLOOR_GLOBALS = ["benchInit", "benchOp", "benchCheck", "benchScratch"];
 
-export const FLOOR_FILE = join(ROOT, "scripts", "bench", "espruino", "floor.js");
+/** floor.js, found from the package's root (this module also runs compiled into dist/host/). */
+export function floorFile(): string {
+  return join(packageRoot(), "src", "host", "node", "boardCheck", "floor.js");
+}
 
 /** Evaluates `expr` on the board and resolves with its JSON value (an exception is re-thrown here with the board's words). */
 export async function evaluate<T>(con: BoardConsole, expr: string, what: string, ms = LINE_MS): Promise<T> {
@@ -44,7 +48,7 @@ export async function evaluate<T>(con: BoardConsole, expr: string, what: string,
 
 /** Types floor.js into a global string piece by piece, then runs it: benchInit and benchOp exist after. */
 export async function typeFloor(con: BoardConsole): Promise<void> {
-  const text = readFileSync(FLOOR_FILE, "utf8");
+  const text = readFileSync(floorFile(), "utf8");
   for (let at = 0; at < text.length; at += PIECE) {
     const piece = JSON.stringify(text.slice(at, at + PIECE));
     const expr = at === 0 ? "(global.__petFloor=" + piece + ").length" : "(global.__petFloor+=" + piece + ").length";

@@ -4,21 +4,21 @@
  * the profile (is the pet region inside its free flash, inside the chip, outside Storage?), the region
  * as `pet-save inspect` shows it, and on-board timings of pet.save(), a restore, pet.status() and an
  * idle tick by the board's own clock, beside the bench's floor run on the same board in the same run.
- * The steps are scripts/board-check/check.ts; the text, report.ts; docs/board.md says what each
- * result means.
+ * The steps are check.ts; the text, report.ts; docs/board.md says what each result means. Runs
+ * compiled as pet-save does (scripts/board-check.js, scripts/lib/hostBuild.js).
  *
  * The board is found as `npm run flash` finds it (without --port, the one ESP32 board plugged in), and
  * talked to over a console connection of our own (src/host/node/serial/boardConsole.ts), the same against a
  * board on a serial port as against Espruino's Linux build through a pseudo-terminal or telnet.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { boardFromEnv, BoardProfileError, loadBoardProfile, ROOT, shortPath } from "./lib/build.js";
-import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "../src/host/node/serial/boardConsole";
-import { PortError, resolveBoardPort } from "../src/host/node/serial/serialPorts";
-import type { DeviceBoardProfile } from "../src/boards/boardProfile";
-import { checkBoard } from "./board-check/check";
-import { checkText } from "./board-check/report";
+import { relative, resolve } from "node:path";
+import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "../serial/boardConsole";
+import { PortError, resolveBoardPort } from "../serial/serialPorts";
+import type { DeviceBoardProfile } from "../../../boards/boardProfile";
+import { packageRoot, packageVersion } from "../packageRoot";
+import { profileFileFromEnv, readProfileFile } from "../profileFile";
+import { checkBoard } from "./check";
+import { checkText } from "./report";
 
 const PROGRAM = "npm run board-check";
 
@@ -84,20 +84,34 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-async function main(): Promise<number> {
-  const o = parseArgs(process.argv.slice(2));
+/** A path as the messages show it: from the package's root when it is inside it. */
+function shortPath(p: string): string {
+  const r = relative(packageRoot(), p);
+  return r.startsWith("..") ? p : r;
+}
+
+/** Where the command's lines go: the report to `out`, what it is doing to `err`. */
+export interface BoardCheckIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_IO: BoardCheckIo = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
+
+async function run(argv: string[], io: BoardCheckIo): Promise<number> {
+  const o = parseArgs(argv);
   if (o.help) {
-    process.stdout.write(HELP);
+    io.out(HELP);
     return 0;
   }
   if (o.version) {
-    process.stdout.write(PROGRAM + " " + (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version + "\n");
+    io.out(PROGRAM + " " + packageVersion() + "\n");
     return 0;
   }
-  const file = o.board ?? boardFromEnv();
-  const profile = await loadBoardProfile(file);
+  const file = o.board !== null ? resolve(packageRoot(), o.board) : profileFileFromEnv();
+  const profile = readProfileFile(file);
   if (profile.host === "desktop") throw new Error(shortPath(file) + " is a simulator's profile (host desktop): there is no board to check; use boards/esp32.json");
-  const tell = (line: string): void => void process.stderr.write(line + "\n");
+  const tell = (line: string): void => io.err(line + "\n");
   const found = await resolveBoardPort(o.port);
   for (const line of found.lines) tell(line);
   const con = await openBoardConsole(found.path, { baud: o.baud });
@@ -112,19 +126,21 @@ async function main(): Promise<number> {
   } finally {
     await con.close();
   }
-  process.stdout.write(text);
+  io.out(text);
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
+/** The command: answers its exit status (0 all well, 1 something wrong or unchecked, 2 bad usage). */
+export async function boardCheckMain(argv: string[], io: BoardCheckIo = PROCESS_IO): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(PROGRAM + ": " + e.message + "\nusage: npm run board-check -- [--port P] [--board FILE] [--baud N] [--json] (--help for more)\n");
-      process.exit(2);
+      io.err(PROGRAM + ": " + e.message + "\nusage: npm run board-check -- [--port P] [--board FILE] [--baud N] [--json] (--help for more)\n");
+      return 2;
     }
-    const message = e instanceof BoardProfileError || e instanceof PortError || e instanceof ConsoleError || e instanceof Error ? e.message : String(e);
-    process.stderr.write("board-check failed: " + message + "\n");
-    process.exit(1);
-  },
-);
+    const message = e instanceof PortError || e instanceof ConsoleError || e instanceof Error ? e.message : String(e);
+    io.err("board-check failed: " + message + "\n");
+    return 1;
+  }
+}

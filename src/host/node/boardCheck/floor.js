@@ -1,6 +1,7 @@
-// The bench's harness and its floor, ES5 for Espruino. scripts/bench/firmware.ts writes this file to
-// Storage as "floor.js" and runs it with eval(require("Storage").read("floor.js")), so its function
-// text lives in Storage like the firmware's .bootcde (code typed at the console runs ~4x faster on
+// The bench's harness and its floor, ES5 for Espruino, shared by the bench and board-check (which is
+// why it lives here, with the product code: board-check types it at a board's console, onBoard.ts).
+// scripts/bench/firmware.ts writes this file to Storage as "floor.js" and runs it with
+// eval(require("Storage").read("floor.js")), so its function text lives in Storage like the firmware's .bootcde (code typed at the console runs ~4x faster on
 // the Linux build; compare like with like). It defines globals only; nothing runs at load.
 //
 // The floor is the least expensive pet save and restore we know how to write: one DataView over one

@@ -3,8 +3,8 @@
  * `pet-save inspect` shows it (src/inspect/regionReport.ts regionText), the on-board timings beside
  * the floor as a table with ratios, the pet before and after, and what went wrong.
  */
-import { regionText } from "../../src/inspect/regionReport";
-import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
+import { regionText } from "../../../inspect/regionReport";
+import type { DeviceBoardProfile } from "../../../boards/boardProfile";
 import type { BoardCheck } from "./check";
 
 function hex(n: number): string {

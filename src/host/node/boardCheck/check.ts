@@ -15,12 +15,12 @@
  * pet's own saves (pet.save()) and the floor's all-ones. Each step that cannot run says why in
  * `skipped` and the rest go on.
  */
-import type { BoardConsole } from "../../src/host/node/serial/boardConsole";
-import { identifyBoard } from "../../src/host/node/serial/identifyBoard";
-import type { BoardFit, BoardReport } from "../../src/boards/boardFit";
-import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
-import { parsePullOutput, pullProgram } from "../../src/host/node/cli/pull";
-import { readRegion, regionJson, type RegionJson, type RegionContents } from "../../src/inspect/regionReport";
+import type { BoardConsole } from "../serial/boardConsole";
+import { identifyBoard } from "../serial/identifyBoard";
+import type { BoardFit, BoardReport } from "../../../boards/boardFit";
+import type { DeviceBoardProfile } from "../../../boards/boardProfile";
+import { parsePullOutput, pullProgram } from "../cli/pull";
+import { readRegion, regionJson, type RegionJson, type RegionContents } from "../../../inspect/regionReport";
 import { evaluate, removeFloor, timeOp, typeFloor, type OpTime } from "./onBoard";
 
 /** Runs of each timed operation (odd, so the median is one of them). */
