@@ -9,7 +9,7 @@ import { Flash } from "../src/storage/flash";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { computeLayout, encodeHeader, markAddress, sectorAddress, slotAddress } from "../src/storage/regionLayout";
 import { createSlotLog } from "../src/storage/slotLog";
-import { StormCut, cutStorm } from "./storage-cut-storm";
+import { StormCut, cutStorm } from "../src/storage/powerCut";
 import { ESP32, Geometry, PAIR, SMALL, TINY, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 
 function slotsIn(g: Geometry): number {

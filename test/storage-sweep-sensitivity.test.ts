@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { Flash } from "../src/storage/flash";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { computeLayout } from "../src/storage/regionLayout";
-import { ALL_TEARS, replaySweep } from "./storage-cut-sweep";
+import { ALL_TEARS, replaySweep } from "../src/storage/powerCut";
 import { SMALL, makePayload } from "./storage-fixtures";
 
 const layout = computeLayout(SMALL).layout!;

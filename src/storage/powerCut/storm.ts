@@ -9,9 +9,9 @@
  * committed (the one before the storm, or a storm save whose mark landed before the cut), and
  * the flash is strict, so no write ever mixes two saves. Problems are collected as text.
  */
-import { EraseTear, NorFlashSim, TraceEntry, WriteTear } from "../src/storage/norFlashSim";
-import { computeLayout } from "../src/storage/regionLayout";
-import { Geometry, makePayload, openLog, sameBytes } from "./storage-fixtures";
+import { EraseTear, NorFlashSim, TraceEntry, WriteTear } from "../norFlashSim";
+import { computeLayout } from "../regionLayout";
+import { Geometry, makePayload, openLog, sameBytes } from "./payloads";
 
 /**
  * Where each storm save is cut:

@@ -7,10 +7,10 @@
  * so a write over a byte that is not erased (which would mix two saves) fails the save and is
  * reported too. Problems are collected as text rather than thrown so one sweep reports all of them.
  */
-import { Flash } from "../src/storage/flash";
-import { NorFlashSim, EraseTear, WriteTear } from "../src/storage/norFlashSim";
-import { LogResult, SlotLog, createSlotLog } from "../src/storage/slotLog";
-import { Geometry, crcValid, sameBytes } from "./storage-fixtures";
+import { Flash } from "../flash";
+import { NorFlashSim, EraseTear, WriteTear } from "../norFlashSim";
+import { LogResult, SlotLog, createSlotLog } from "../slotLog";
+import { Geometry, crcValid, sameBytes } from "./payloads";
 
 export interface TearPair {
   write: WriteTear;
