@@ -8,7 +8,7 @@
 import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";
 import { loadWorld, type LoadResult } from "../src/save/codec";
-import type { RawFlash } from "../src/platform/env";
+import type { EspruinoFlash } from "../src/storage/flash";
 
 export interface Restored {
   /**
@@ -74,7 +74,7 @@ class SlotStore implements PetStore {
   /** The wall clock of the restore in progress: the check below is the boot's one decode. */
   private checkWall_: number;
 
-  constructor(layout: RegionLayout, raw: RawFlash, pageSize: number) {
+  constructor(layout: RegionLayout, raw: EspruinoFlash, pageSize: number) {
     this.checkWall_ = 0;
     // The log's validity check, bound (natively) to this store.
     this.log_ = openSlotLog(layout, raw, pageSize, this.loadedOrNull_.bind(this) as (payload: Uint8Array) => object);
@@ -135,7 +135,7 @@ class SlotStore implements PetStore {
  * ESP32), laid out as `layout` (the board's petLayout, which must describe `region`). Nothing is
  * read until restore() or save().
  */
-export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }, layout: RegionLayout): OpenedStore {
+export function openPetStore(raw: EspruinoFlash, region: { address: number; size: number; pageSize: number }, layout: RegionLayout): OpenedStore {
   // The build refuses a region without a layout; a board put together by hand may still lack one.
   if (!layout || layout.address !== region.address || layout.size !== region.size || layout.sectorSize !== region.pageSize) {
     return { store: null, status: "bad-config (no slot-log layout for this region)" };

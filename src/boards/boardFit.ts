@@ -42,9 +42,9 @@
  * Host-neutral: no Node, no DOM. Not bundled into the firmware (it carries regionFit.ts instead).
  */
 import type { DeviceBoardProfile, FlashRange, PetRegion } from "./boardProfile";
-import type { FlashArea } from "../platform/env";
+import type { FlashArea } from "../storage/flash";
 
-export type { FlashArea } from "../platform/env";
+export type { FlashArea } from "../storage/flash";
 
 /** What a board says of itself when asked reportExpression(region). */
 export interface BoardReport {

@@ -22,7 +22,7 @@
  *   "Flash that lies");
  * - seeded randomness (xorshift32) so every tear is reproducible; no Math.random.
  */
-import { Flash, FlashRead, FlashStatus } from "./flash";
+import { StatusFlash, FlashRead, FlashStatus } from "./flash";
 
 /** How a torn write lands. */
 export type WriteTear =
@@ -137,7 +137,7 @@ function emptyStats(): NorFlashStats {
   return { reads: 0, writes: 0, erases: 0, bytesRead: 0, bytesWritten: 0, mutations: 0 };
 }
 
-export class NorFlashSim implements Flash {
+export class NorFlashSim implements StatusFlash {
   readonly pageSize: number;
   readonly baseAddress: number;
   readonly size: number;
@@ -267,7 +267,7 @@ export class NorFlashSim implements Flash {
     if (this.onChange !== null && length > 0) this.onChange(off, this.cells.subarray(off, off + length));
   }
 
-  // ---- the Flash interface ----------------------------------------------------------------
+  // ---- the StatusFlash interface ------------------------------------------------------------
 
   read(length: number, address: number): FlashRead {
     if (this.lost) {

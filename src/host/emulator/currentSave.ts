@@ -7,7 +7,7 @@
 import { isLoadablePayload, loadWorld } from "../../save/codec";
 import { u64ToDecimal } from "../../core/u64";
 import { nameToString } from "../../core/name";
-import type { Flash } from "../../storage/flash";
+import type { StatusFlash } from "../../storage/flash";
 import { createSlotLog } from "../../storage/slotLog";
 
 export interface CurrentSave {
@@ -19,7 +19,7 @@ export interface CurrentSave {
 }
 
 /** The current save in `flash` (region at `address`), or null when there is none. */
-export function readCurrentSave(flash: Flash, region: { address: number; size: number; pageSize: number }): CurrentSave | null {
+export function readCurrentSave(flash: StatusFlash, region: { address: number; size: number; pageSize: number }): CurrentSave | null {
   const created = createSlotLog({
     flash,
     address: region.address,

@@ -17,7 +17,7 @@
  *
  * plus the pin names (D0..D39, and BTN1 / LED1 from the board profile) and `global`.
  */
-import type { Flash } from "../../storage/flash";
+import type { StatusFlash } from "../../storage/flash";
 import type { PetConsole } from "../../../firmware/app";
 import { createSimClock, intervalSpeedup, type SimClock } from "./clock";
 import { createEspruinoE } from "./espruinoE";
@@ -39,7 +39,7 @@ export interface HostBoard {
 export interface HostOptions {
   board: HostBoard;
   /** NOR flash holding the region; `flashAddress` is where the region starts in it (default 0). */
-  flash: Flash;
+  flash: StatusFlash;
   flashAddress?: number;
   /** getTime() speed factor (--speed); above 45 setInterval runs faster too (clock.ts). */
   speed?: number;

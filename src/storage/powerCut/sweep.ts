@@ -7,7 +7,7 @@
  * so a write over a byte that is not erased (which would mix two saves) fails the save and is
  * reported too. Problems are collected as text rather than thrown so one sweep reports all of them.
  */
-import { Flash } from "../flash";
+import { StatusFlash } from "../flash";
 import { NorFlashSim, EraseTear, WriteTear } from "../norFlashSim";
 import { LogResult, SlotLog, createSlotLog } from "../slotLog";
 import { Geometry, crcValid, sameBytes } from "./payloads";
@@ -47,7 +47,7 @@ export function emptyReport(): SweepReport {
  * operations) and a replacement validity check. Set only for the duration of one sweep.
  */
 export interface SweepHooks {
-  wrapFlash?: (sim: NorFlashSim) => Flash;
+  wrapFlash?: (sim: NorFlashSim) => StatusFlash;
   isValidPayload?: (p: Uint8Array) => boolean;
   /** Strict simulated flash (default true). */
   strict?: boolean;
