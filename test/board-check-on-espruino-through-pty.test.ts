@@ -61,12 +61,12 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ fits: true, region: { free: true }, pet: null, failures: [], ok: false });
     expect(j.region.contents.current.status).toBe("empty");
-    expect(j.skipped).toEqual(["the timings: no pet is running on the board (npm run flash puts it there)"]);
+    expect(j.skipped).toEqual(["the timings: no pet is running on the board (npm run upload puts it there)"]);
     expect(j.timings.petSaveMs).toBeNull();
     // Then the firmware goes up over telnet (quicker than the serial path; flash's own tests cover
     // that), which takes the console from the bridge: a new bridge for the tests after this one.
     await bridge!.stop();
-    const up = await runNode("scripts/flash.js", ["--port", "tcp://127.0.0.1:" + proc!.port, "--bundle", join(dir, "firmware.js")], { BOARD: board.path });
+    const up = await runNode("scripts/upload.js", ["--port", "tcp://127.0.0.1:" + proc!.port, "--bundle", join(dir, "firmware.js")], { BOARD: board.path });
     expect(up.code, up.out).toBe(0);
     bridge = await startFakeBoard("bridge", join(dir, "bridge2.bin"), [TELNET_HOST, proc!.port]);
   }, 120_000);

@@ -30,7 +30,7 @@ describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build " + NEEDS_ES
     return new Promise((resolve) => {
       execFile(
         process.execPath,
-        [join(ROOT, "scripts", "flash.js"), "--port", PORT, "--bundle", join(dir, "firmware.js")],
+        [join(ROOT, "scripts", "upload.js"), "--port", PORT, "--bundle", join(dir, "firmware.js")],
         { cwd: ROOT, env: { ...process.env, BOARD }, timeout: 90_000 },
         (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
       );

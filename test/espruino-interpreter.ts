@@ -29,7 +29,7 @@ export const NEEDS_ESPRUINO = "(needs ESPRUINO)";
 
 /** The board profile of the interpreter in ESPRUINO, and where that build maps its flash file. */
 export interface InterpreterProfile {
-  /** The profile file's absolute path (BOARD for scripts/flash.js, --board for pet-save). */
+  /** The profile file's absolute path (BOARD for scripts/upload.js, --board for pet-save). */
   path: string;
   profile: BoardProfile;
   /** Where the build maps its flash file: address X of the profile is byte X - flashStart of espruino.flash. */
@@ -44,7 +44,7 @@ export async function loadInterpreterProfile(): Promise<InterpreterProfile> {
 
 /**
  * The firmware for the profile file `profile`, built into the board's folder and checked as the
- * upload checks it, then uploaded to `board` the way `npm run flash` does (the board asked what it is
+ * upload checks it, then uploaded to `board` the way `npm run upload` does (the board asked what it is
  * first); { code, out } as board.upload answers.
  */
 export async function uploadFirmware(board: InterpreterBoard, profile: string): Promise<{ code: number; out: string }> {

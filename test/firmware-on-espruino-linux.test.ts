@@ -1,7 +1,7 @@
 /**
  * End to end on Espruino's Linux build: the bundle for the build's profile (boards/linux-esp32.json
  * on the ESP32-like build CI uses, boards/linux.json on the stock one) is uploaded with
- * scripts/flash.js over telnet, boots (hatches) from Storage, saves through the `pet` console,
+ * scripts/upload.js over telnet, boots (hatches) from Storage, saves through the `pet` console,
  * survives a SIGKILL (a power cut for the flash file) and comes back with the same name and at least
  * as many updates; saves that wrap the whole region and a kill in a burst of saves lose nothing.
  *
@@ -28,7 +28,7 @@ function flash(dir: string, port: number, board: string): Promise<{ code: number
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(ROOT, "scripts", "flash.js"), "--port", "tcp://127.0.0.1:" + port, "--bundle", join(dir, "firmware.js")],
+      [join(ROOT, "scripts", "upload.js"), "--port", "tcp://127.0.0.1:" + port, "--bundle", join(dir, "firmware.js")],
       { cwd: ROOT, env: { ...process.env, BOARD: board }, timeout: 90_000 },
       (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
     );

@@ -74,7 +74,7 @@ describe("the checker catches every way a file can break the rule", () => {
         "src/host/node/a.ts": 'const m = await import(new URL("../../../scripts/lib/upload.js", import.meta.url).href);',
         "src/host/node/b.ts": 'import { packageRoot } from "./packageRoot";\nconst lib = (name: string) => import(join(packageRoot(), "scripts", "lib", name));',
         "src/host/node/c.ts": 'const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");\nconst m = await tsImport(join(ROOT, "test", "storage-fixtures.ts"), import.meta.url);',
-        "firmware/d.ts": 'spawn(process.execPath, [join(ROOT, "scripts", "flash.js"), "--port", port]);',
+        "firmware/d.ts": 'spawn(process.execPath, [join(ROOT, "scripts", "upload.js"), "--port", port]);',
         "src/web/e.ts": 'await esbuild.build({ entryPoints: ["src/host/node/cli.ts"] });',
         "src/host/node/f.ts": 'const shim = join(packageRoot(), "src", "host", "node", "upload", "uploaderShim.cjs");', // its own unit: fine
       }),
@@ -82,7 +82,7 @@ describe("the checker catches every way a file can break the rule", () => {
       "src/host/node/a.ts -> scripts/lib/upload.js (up)",
       "src/host/node/b.ts -> scripts/lib (up)",
       "src/host/node/c.ts -> test/storage-fixtures.ts (into test/)",
-      "firmware/d.ts -> scripts/flash.js (up)",
+      "firmware/d.ts -> scripts/upload.js (up)",
       "src/web/e.ts -> src/host/node/cli.ts (sideways)",
     ]);
   });

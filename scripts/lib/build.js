@@ -9,7 +9,7 @@
  * profile (a JSON file, env BOARD, default boards/esp32.json) is checked with checkBoardProfile and
  * given to the code as the default export of "virtual:board-profile".
  *
- * Used by scripts/build.js (`npm run build`), scripts/flash.js, the desktop simulator and the tests.
+ * Used by scripts/build.js (`npm run build`), scripts/upload.js, the desktop simulator and the tests.
  *
  * Works from any current directory: every path is taken from the repository root (ROOT, found from
  * this file's own URL), including a relative path a caller passes (option or env BOARD) -- the same
@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { buildCacheDir, buildCacheEnabled, buildKey, cachedBuild } from "./buildCache.js";
 
 // rollup, TypeScript, terser and tsx take most of a second to load: they are imported only when a
-// build really runs (a cache miss), so that `npm start`, `npm run flash` and the tests start at once
+// build really runs (a cache miss), so that `npm start`, `npm run upload` and the tests start at once
 // when the bundle is cached (buildCache.js).
 async function loadTsImport() {
   return (await import("tsx/esm/api")).tsImport;

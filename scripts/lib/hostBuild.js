@@ -1,7 +1,7 @@
 /**
  * The desktop tools as plain JavaScript, so that they start at once and need no TypeScript compiler
  * at run time: `pet-save` (src/host/node/cli.ts), the desktop host of `npm start`
- * (src/host/node/sim/desktop.ts), the upload of `npm run flash` (src/host/node/upload/upload.ts),
+ * (src/host/node/sim/desktop.ts), the upload of `npm run upload` (src/host/node/upload/upload.ts),
  * `npm run soak` (src/host/node/soak/soakMain.ts) and `npm run board-check`
  * (src/host/node/boardCheck/boardCheck.ts) are each bundled by esbuild into one ES module in
  * dist/host/.

@@ -1,6 +1,6 @@
 /**
  * Does this board take this profile? The ONE rule, asked of a board running Espruino before anything
- * of the pet is sent to it or written on it: by `npm run flash` (scripts/flash.js), by
+ * of the pet is sent to it or written on it: by `npm run upload` (scripts/upload.js), by
  * `npm run board-check`, by the web page's Device tab (src/web/device/protocol.ts), and, in the fast
  * form of regionFit.ts beside this file (held equal to regionVerdict below by
  * test/boards-region-fit-fast-agrees.test.ts), by the firmware at every boot before it touches the
@@ -230,7 +230,7 @@ export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file?
     problems.push({
       code: FIT.oldVersion,
       message: "this board runs Espruino " + report.version + "; " + profile.name + " needs " + want.minVersion + " or later (the flash layout it relies on came with " + want.minVersion + ")",
-      todo: "put a newer Espruino on it first (docs/firmware.md, \"Putting Espruino on an ESP32\")",
+      todo: "install a newer Espruino on it first (docs/firmware.md, \"Installing Espruino on an ESP32\")",
     });
   }
   const free = inFreeFlash(r, report.free);
@@ -238,7 +238,7 @@ export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file?
     problems.push({
       code: FIT.notFree,
       message: "the pet region " + span(r.address, r.size) + " is not inside the flash this board reports free (Flash.getFree(): " + areas(report.free) + ")",
-      todo: "this build lays its flash out differently (another partition table or port): put Espruino's own release on it, with its partition table (docs/firmware.md), or write a profile whose petRegion lies in free flash",
+      todo: "this build lays its flash out differently (another partition table or port): install Espruino's own release on it, with its partition table (docs/firmware.md), or write a profile whose petRegion lies in free flash",
     });
   }
   const chip = inChip(r, report.lastPage);

@@ -7,7 +7,7 @@
  * The steps are check.ts; the text, report.ts; docs/board.md says what each result means. Runs
  * compiled as pet-save does (scripts/board-check.js, scripts/lib/hostBuild.js).
  *
- * The board is found as `npm run flash` finds it (without --port, the one ESP32 board plugged in), and
+ * The board is found as `npm run upload` finds it (without --port, the one ESP32 board plugged in), and
  * talked to over a console connection of our own (src/host/node/serial/boardConsole.ts), the same against a
  * board on a serial port as against Espruino's Linux build through a pseudo-terminal or telnet.
  */

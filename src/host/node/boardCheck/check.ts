@@ -1,7 +1,7 @@
 /**
  * The board check, step by step, over an open console (src/host/node/serial/boardConsole.ts):
  *
- * 1. what the board is, against the profile (src/boards/boardFit.ts, as flash asks it);
+ * 1. what the board is, against the profile (src/boards/boardFit.ts, as the upload asks it);
  * 2. the pet's region as `pet-save inspect` shows it: pulled with the CLI's pull program
  *    (src/host/node/cli/pull.ts) and read with the region report (src/inspect/regionReport.ts);
  *    only when the board holds the region (a read past a Linux build's flash stops it);
@@ -144,9 +144,9 @@ export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile,
   // 3. Timings: only on a board the profile fits, with this firmware's pet running and saving.
   const before = await seePet(con);
   if (!fit.fits) skipped.push("the timings: the board does not fit the profile, so nothing is written");
-  else if (before === null) skipped.push("the timings: no pet is running on the board (npm run flash puts it there)");
+  else if (before === null) skipped.push("the timings: no pet is running on the board (npm run upload puts it there)");
   else if ((await evaluate<string>(con, "typeof pet.checkSave+typeof pet.tick", "the pet's console")) !== "functionfunction") {
-    skipped.push("the timings: the pet's firmware is older than board-check (no pet.checkSave or pet.tick): upload it again (npm run flash)");
+    skipped.push("the timings: the pet's firmware is older than board-check (no pet.checkSave or pet.tick): upload it again (npm run upload)");
   } else if (before.storage !== "ok") skipped.push("the timings: the pet is not saving (pet.status().storage is " + JSON.stringify(before.storage) + ")");
   else if (image !== null && contents !== null) {
     const scratch = r.address + erasedSpot(image);

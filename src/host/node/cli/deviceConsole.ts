@@ -7,7 +7,7 @@
  * relays the console (lines prefixed "--] ") and exits once the board has been quiet for a moment.
  * Tests substitute a fake that runs the code in a local context.
  *
- * The port is found as `npm run flash` finds it (../serial/serialPorts.ts): without one, the one
+ * The port is found as `npm run upload` finds it (../serial/serialPorts.ts): without one, the one
  * ESP32 board plugged in; a named serial port that exists is used even when the tool does not list
  * it (the tool's process preloads ../upload/uploaderShim.cjs, which also reports whether the board
  * sent anything back).

@@ -1,6 +1,6 @@
 /**
  * `pet-save pull [--port P] -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
- * as a backup. Without --port, the one ESP32 board plugged in (as `npm run flash` finds it). The region's address and size come from the board profile (default boards/esp32.json).
+ * as a backup. Without --port, the one ESP32 board plugged in (as `npm run upload` finds it). The region's address and size come from the board profile (default boards/esp32.json).
  *
  * The board's program and the check of its output are in src/inspect/regionPull.ts (shared with
  * the web page). The image is written, atomically, only when every chunk arrived exactly once with a
@@ -58,7 +58,7 @@ export const pullCommand: Command = {
       "every chunk arrived intact. Without --port: the one ESP32 board plugged in. Takes about ten seconds\n" +
       "over 115200-baud serial; the pet keeps running.",
     options: [
-      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run flash -- --list` lists ports"],
+      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run upload -- --list` lists ports"],
       ["-o, --output IMAGE", "the image file to write"],
       ["--board FILE", "the board profile that says where the region is (default boards/esp32.json)"],
     ],

@@ -6,7 +6,7 @@
  * - startInterpreterBoard(binary, dir): the interpreter in `dir` (its flash is dir/espruino.flash),
  *   its console on a port of its own (espruinoLinux.ts).
  * - upload(bundleFile, profileFile?): uploads a built firmware bundle over the console the way
- *   `npm run flash` does (../upload/upload.ts: the board is asked what it is and judged against the
+ *   `npm run upload` does (../upload/upload.ts: the board is asked what it is and judged against the
  *   profile first, when one is named); the firmware then boots from Storage. The build is build
  *   tooling (scripts/lib/build.js), which the callers run: the tests, and the soak's entry.
  * - powerCut(whileOff?): SIGKILL, then the interpreter started again on the same flash file. For the flash
@@ -48,7 +48,7 @@ export interface InterpreterBoard {
   readonly cuts: number;
   openConsole(options?: { timeoutMs?: number }): Promise<EspruinoConsole>;
   /**
-   * Uploads the built bundle `bundleFile` as `npm run flash` does, after asking the board what it is
+   * Uploads the built bundle `bundleFile` as `npm run upload` does, after asking the board what it is
    * and judging it against the profile in `profileFile` when one is named. { code: 0 | 1, out: what
    * was said }; never throws for a failed upload.
    */
@@ -121,7 +121,7 @@ export async function startInterpreterBoard(binary: string, dir: string, { ready
         await Promise.race([go(), timedOut]);
         return { code: 0, out };
       } catch (e) {
-        return { code: 1, out: out + "flash failed: " + (e instanceof Error ? e.message : String(e)) + "\n" };
+        return { code: 1, out: out + "upload failed: " + (e instanceof Error ? e.message : String(e)) + "\n" };
       } finally {
         clearTimeout(timer);
       }

@@ -1,7 +1,7 @@
 /**
  * A conversation with a board's Espruino console from Node, without the espruino tool: open the port
  * (a serial device through `serialport` at 115200 baud, or tcp://HOST:PORT), type lines, wait for the
- * line that answers, close. `npm run flash` asks the board what it is with it before anything is
+ * line that answers, close. `npm run upload` asks the board what it is with it before anything is
  * sent (src/boards/boardFit.ts), and `npm run board-check` runs its whole check through it.
  *
  * Lines are typed after Ctrl-P (\x10), which tells Espruino not to echo them, and answers are picked
@@ -71,10 +71,10 @@ interface SerialLike {
 /** What an open error from serialport or net means, in words a person can act on. */
 export function openTrouble(port: string, message: unknown): string {
   const m = String(message);
-  if (/Inappropriate ioctl|ENOTTY/i.test(m)) return port + " is not a serial port (it takes no serial settings): name the board's port (`npm run flash -- --list` lists them)";
-  if (/Cannot lock port|Resource temporarily unavailable|EBUSY|Resource busy/i.test(m)) return port + " is in use by another program (a serial monitor, the Arduino IDE, another flash or pull): close it and try again";
+  if (/Inappropriate ioctl|ENOTTY/i.test(m)) return port + " is not a serial port (it takes no serial settings): name the board's port (`npm run upload -- --list` lists them)";
+  if (/Cannot lock port|Resource temporarily unavailable|EBUSY|Resource busy/i.test(m)) return port + " is in use by another program (a serial monitor, the Arduino IDE, another upload or pull): close it and try again";
   if (/Permission denied|EACCES/i.test(m)) return "no permission to open " + port + ": join the port's group (often dialout: `sudo usermod -aG dialout $USER`), then log out and back in";
-  if (/No such file|ENOENT|No such device/i.test(m)) return port + " is not there (board unplugged?): plug it in, or name its port (`npm run flash -- --list`)";
+  if (/No such file|ENOENT|No such device/i.test(m)) return port + " is not there (board unplugged?): plug it in, or name its port (`npm run upload -- --list`)";
   if (/ECONNREFUSED/i.test(m)) return "nothing listens at " + port + ": is the board (or `espruino --telnet`) running there?";
   if (/EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND/i.test(m)) return "cannot reach " + port + " (" + m.replace(/^Error: /, "") + "): check the address and the network";
   return "cannot open " + port + ": " + m.replace(/^Error: /, "");

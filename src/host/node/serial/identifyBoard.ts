@@ -1,6 +1,6 @@
 /**
  * "What are you?" asked of a board over its console (boardConsole.ts), and the answer judged against
- * a board profile by the one rule the project has for it (src/boards/boardFit.ts). `npm run flash`
+ * a board profile by the one rule the project has for it (src/boards/boardFit.ts). `npm run upload`
  * asks before it builds or sends anything, `npm run board-check` before it reads or times anything.
  */
 import { boardFit, parseBoardReport, reportLine, type BoardFit, type BoardReport } from "../../../boards/boardFit";
@@ -26,7 +26,7 @@ export async function identifyBoard(con: BoardConsole, profile: DeviceBoardProfi
       throw new ConsoleError(
         "the board at " + con.port + " did not answer within " + IDENTIFY_MS / 1000 + " s: is it running Espruino, at " +
           (con.port.startsWith("tcp://") ? "that address" : "115200 baud") +
-          "? A board in its bootloader, a bare ESP32 (put Espruino on it first: docs/firmware.md) or another port stays silent; press its EN/RST button and try again",
+          "? A board in its bootloader, a bare ESP32 (install Espruino on it first: docs/firmware.md) or another port stays silent; press its EN/RST button and try again",
         "silent",
       );
     }

@@ -193,7 +193,7 @@ export function wslKind(readRelease: () => string = () => readText("/proc/sys/ke
 }
 
 function choosingHelp(platform: string, wsl: Wsl): string {
-  const lines = ["Name the port with --port P (`npm run flash -- --list` shows every port)."];
+  const lines = ["Name the port with --port P (`npm run upload -- --list` shows every port)."];
   if (wsl === "wsl1") lines.push("On WSL 1 the board's COM port N is /dev/ttySN: --port COM3 (or /dev/ttyS3); Windows' Device Manager shows the number under Ports (COM & LPT).");
   if (wsl === "wsl2") lines.push("On WSL 2 a USB board must be attached first: in Windows, `usbipd list` then `usbipd attach --wsl --busid <BUSID>`; it then appears as /dev/ttyUSB0 or /dev/ttyACM0.");
   if (platform === "linux" && !wsl) lines.push("Nothing at all? Check the cable carries data (many only charge) and `dmesg` after plugging in.");

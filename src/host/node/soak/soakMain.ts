@@ -1,7 +1,7 @@
 /**
  * `npm run soak`: power cuts on a board that keeps saving, round after round, and a check after each
  * that no confirmed save was lost (docs/board-soak.md). This file is the command line: options, the
- * board (a serial port as `npm run flash` picks it, a tcp:// console, or Espruino's Linux build with
+ * board (a serial port as `npm run upload` picks it, a tcp:// console, or Espruino's Linux build with
  * --espruino), the way the power is cut, and the report. The rounds are soakRun.ts.
  *
  * Exit status: 0 when every round held, 1 when a save was lost or anything else went wrong in a

@@ -108,7 +108,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
 
   try {
     const probe = (await con.evaluate(PROBE)) as { pet: boolean; soak: boolean };
-    if (!probe.pet) throw new SoakSetupError("the board at " + link.name + " has no pet console: the pet firmware is not running on it (upload it with npm run flash)");
+    if (!probe.pet) throw new SoakSetupError("the board at " + link.name + " has no pet console: the pet firmware is not running on it (upload it with npm run upload)");
     if (probe.soak) await con.evaluate(STOP_SAVING); // left running by a soak that was interrupted
     report.boardInfo = (await con.evaluate("({board:String(process.env.BOARD),version:String(process.env.VERSION)})")) as { board: string; version: string };
     o.say("board: " + report.boardInfo.board + ", Espruino " + report.boardInfo.version + ", at " + link.name);

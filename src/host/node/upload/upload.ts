@@ -1,5 +1,5 @@
 /**
- * `npm run flash` (or `-- --port /dev/ttyUSB0`, `--port tcp://HOST:PORT`): asks the board what it is
+ * `npm run upload` (or `-- --port /dev/ttyUSB0`, `--port tcp://HOST:PORT`): asks the board what it is
  * and refuses one the board profile in env BOARD (default boards/esp32.json) does not fit, then
  * builds the firmware for that profile, checks the bundle, and uploads it with the espruino tool into
  * Storage as .bootcde so it runs at every boot. 115200 baud, no Bluetooth, no network access. Exits
@@ -15,7 +15,7 @@
  * failures, a crash included, are one line naming the cause and what to do.
  *
  * The firmware build is build tooling (scripts/lib/build.js), above everything in src/: the entry
- * (scripts/flash.js) hands it in as `FirmwareTools`, so this module runs compiled like pet-save.
+ * (scripts/upload.js) hands it in as `FirmwareTools`, so this module runs compiled like pet-save.
  */
 import { spawn } from "node:child_process";
 import { join, relative, resolve } from "node:path";
@@ -27,7 +27,7 @@ import { boardLine, identifyBoard } from "../serial/identifyBoard";
 import { formatPortList, listSerialPorts, PortError, resolveBoardPort } from "../serial/serialPorts";
 import { BOOT_FILE, cliSpawn, DEFAULT_BAUD, monitorArgs, runEspruinoCli, uploadArgs, uploadTrouble, writeUploaderBoard } from "./espruinoTool";
 
-const PROGRAM = "npm run flash";
+const PROGRAM = "npm run upload";
 
 /** What the firmware build gives the upload. */
 export interface BuiltFirmware {
@@ -49,7 +49,7 @@ export interface FirmwareTools {
   build(o: { board: string; outFile?: string; entry?: string }): Promise<BuiltFirmware>;
 }
 
-const HELP = `usage: npm run flash -- [options]
+const HELP = `usage: npm run upload -- [options]
 
 Asks the board what it is (process.env BOARD and VERSION, its free flash) and refuses one the board
 profile does not fit, then builds the firmware for that profile and uploads it into Storage
@@ -74,9 +74,9 @@ environment:
   BOARD=FILE         the board profile (default boards/esp32.json)
 
 examples:
-  npm run flash
-  npm run flash -- --port /dev/ttyUSB0 --monitor
-  BOARD=boards/linux-esp32.json npm run flash -- --port tcp://127.0.0.1:2323
+  npm run upload
+  npm run upload -- --port /dev/ttyUSB0 --monitor
+  BOARD=boards/linux-esp32.json npm run upload -- --port tcp://127.0.0.1:2323
 
 exit status:
   0  uploaded (with --dry-run: written; with --list: listed)
@@ -172,7 +172,7 @@ export async function checkBoard(port: string, profile: BoardProfile, file: stri
 /**
  * Sends the built bundle `bundleFile` to the board at `port` into Storage .bootcde with the espruino
  * tool, telling `say` how it goes and what the board printed; throws an Error in one line when it
- * did not go through. `boardJson` is the tool's board description (written for the call without it).
+ * did not go through (its message says why, without "upload failed"). `boardJson` is the tool's board description (written for the call without it).
  */
 export async function sendBundle(
   port: string,
@@ -190,7 +190,7 @@ export async function sendBundle(
       onProgress: verbose ? undefined : (sent, total) => say("  sent " + Math.round((100 * sent) / total) + "% (" + sent + " of " + total + " bytes)"),
     });
     const trouble = uploadTrouble(r, port);
-    if (trouble) throw new Error("upload failed: " + trouble);
+    if (trouble) throw new Error(trouble);
     say("uploaded; the board restarted from " + BOOT_FILE + ". Board output during the upload:");
     // Prompts alone (">") say nothing to a person; everything else the board printed is shown.
     for (const line of r.output.split("\n")) if (line.startsWith("--] ") && !/^\s*>?\s*$/.test(line.slice(4))) say("  " + line.slice(4));
@@ -251,11 +251,11 @@ export async function uploadMain(argv: string[], tools: FirmwareTools, io: Uploa
     return 0;
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(PROGRAM + ": " + e.message + "\nusage: npm run flash -- [--port P] [--baud N] [--list] [--dry-run [--out FILE]] [--monitor] [--verbose] (--help for more)\n");
+      io.err(PROGRAM + ": " + e.message + "\nusage: npm run upload -- [--port P] [--baud N] [--list] [--dry-run [--out FILE]] [--monitor] [--verbose] (--help for more)\n");
       return 2;
     }
     const message = e instanceof PortError || e instanceof ConsoleError || e instanceof Error ? e.message : String(e);
-    io.err("flash failed: " + message + "\n");
+    io.err("upload failed: " + message + "\n");
     return 1;
   }
 }

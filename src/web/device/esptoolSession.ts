@@ -1,5 +1,5 @@
 /**
- * Writing Espruino with esptool-js: the page's narrow boundary to the library, over the Web Serial
+ * Installing Espruino with esptool-js: the page's narrow boundary to the library, over the Web Serial
  * port the person chose.
  *
  * connectEsp resets the chip into its download mode and syncs (CONNECT_ATTEMPTS tries, alternating

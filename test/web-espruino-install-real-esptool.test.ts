@@ -109,7 +109,7 @@ const serial = (page: Page): Promise<FakeState> => page.evaluate(() => (window a
 const holdBoot = (page: Page): Promise<void> => page.evaluate(() => void ((window as unknown as { __fakeSerial: FakeState }).__fakeSerial.holdBoot = true));
 const result = (page: Page): Promise<string> => page.locator("#esp-result").innerText();
 
-describe("writing Espruino with the real esptool-js", () => {
+describe("installing Espruino with the real esptool-js", () => {
   it("a board not in download mode: the connect fails within seconds, is tried again at 115200, and leaves the port closed; with BOOT held the write goes through, shown and asked first, backed up, checked, then the pet is uploaded and the old one put back", async () => {
     const { page, errors, dialogs } = await open({});
     expect(await page.getAttribute("#step-espruino", "open")).not.toBeNull();
@@ -117,7 +117,7 @@ describe("writing Espruino with the real esptool-js", () => {
     await page.waitForSelector("#esp-result[data-state=ok]");
     await page.check("#esp-erase");
 
-    await page.click("#esp-write");
+    await page.click("#esp-install");
     await page.waitForSelector("#esp-result[data-state=error]", { timeout: 30_000 });
     expect(await result(page)).toContain("Could not reach the ESP32's download mode");
     expect(await result(page)).toContain("hold the BOOT button");
@@ -134,9 +134,9 @@ describe("writing Espruino with the real esptool-js", () => {
     expect(dialogs).toEqual([]);
 
     await holdBoot(page); // the person holds BOOT and tries again
-    await page.click("#esp-write");
+    await page.click("#esp-install");
     await page.waitForSelector("#dev-info[data-upload=done]", { timeout: 30_000 });
-    expect(dialogs[0]).toContain("Write Espruino to this ESP32-D0WD-V3 (revision 3), MAC 24:0a:c4:12:34:56, flash 4MB");
+    expect(dialogs[0]).toContain("Install Espruino on this ESP32-D0WD-V3 (revision 3), MAC 24:0a:c4:12:34:56, flash 4MB");
     expect(dialogs[0]).toContain("The whole flash is erased first");
     expect(dialogs[0]).toContain("Backed up the pet's region first (Mochi, updates 3)");
     const r = await rom(page);
@@ -158,7 +158,7 @@ describe("writing Espruino with the real esptool-js", () => {
 
     // The erased board now runs a new Pip; the backup taken before writing brings Mochi back.
     await page.click("#tab-backups");
-    const row = page.locator("#backups-list tr", { hasText: "before writing Espruino" });
+    const row = page.locator("#backups-list tr", { hasText: "before installing Espruino" });
     expect(await row.locator("td").nth(3).innerText()).toBe("Mochi, updates 3");
     await row.getByRole("button", { name: /^Onto the board/ }).click();
     await page.waitForFunction(() => document.getElementById("backups-result")!.textContent!.includes("answered"));
@@ -185,7 +185,7 @@ describe("writing Espruino with the real esptool-js", () => {
     expect(text).toContain("from espruino_2v29_esp32.tgz: bootloader.bin, partitions_espruino.bin, espruino_esp32.bin");
     expect(text).toMatch(/0x1000 +bootloader\.bin \(bootloader, 24576 bytes\)/);
     expect(text).toMatch(/0x10000 +espruino_esp32\.bin \(Espruino firmware, 65536 bytes\)/);
-    expect(await page.isDisabled("#esp-write")).toBe(false);
+    expect(await page.isDisabled("#esp-install")).toBe(false);
     // A file that is not a release: refused with words, nothing to write.
     await page.setInputFiles("#esp-files", [file("espruino_2v29_esp32.tgz", Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4]))]);
     await page.waitForSelector("#esp-result[data-state=error]");
@@ -204,7 +204,7 @@ describe("writing Espruino with the real esptool-js", () => {
       await page.setInputFiles("#esp-files", [BOOT, TABLE, FIRMWARE]);
       await page.waitForSelector("#esp-result[data-state=ok]");
       await holdBoot(page);
-      await page.click("#esp-write");
+      await page.click("#esp-install");
       await page.waitForSelector("#esp-result[data-state=error]", { timeout: 30_000 });
       expect(await result(page)).toContain(words);
       expect(await result(page)).toContain("Nothing was written");
@@ -220,7 +220,7 @@ describe("writing Espruino with the real esptool-js", () => {
     await page.setInputFiles("#esp-files", [BOOT, file("partitions_espruino.bin", OLD_TABLE), FIRMWARE]);
     await page.waitForSelector("#esp-result[data-state=error]");
     expect(await result(page)).toContain("no partition at 0x310000 of 65536 bytes");
-    expect(await page.isDisabled("#esp-write")).toBe(true);
+    expect(await page.isDisabled("#esp-install")).toBe(true);
     await page.setInputFiles("#esp-files", [BOOT, { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") }]);
     await page.waitForSelector("#esp-result[data-state=error] >> text=notes.txt is neither an ESP32 image");
     expect(await result(page)).toContain("pick exactly three files");
@@ -233,9 +233,9 @@ describe("writing Espruino with the real esptool-js", () => {
     await page.setInputFiles("#esp-files", [BOOT, TABLE, FIRMWARE]);
     await page.waitForSelector("#esp-result[data-state=ok]");
     await holdBoot(page);
-    await page.click("#esp-write");
+    await page.click("#esp-install");
     await page.waitForSelector("#esp-result[data-state=error]", { timeout: 30_000 });
-    expect(await result(page)).toContain("Writing Espruino failed");
+    expect(await result(page)).toContain("Installing Espruino failed");
     expect(await result(page)).toContain("partial image");
     let s = await serial(page);
     expect(s.port.open).toBe(false);
@@ -244,7 +244,7 @@ describe("writing Espruino with the real esptool-js", () => {
     expect((await rom(page)).failedBlocks).toBeGreaterThan(0);
 
     await holdBoot(page);
-    await page.click("#esp-write");
+    await page.click("#esp-install");
     await page.waitForSelector("#dev-info[data-upload=done]", { timeout: 30_000 });
     expect((await rom(page)).writes.slice(-3).map((w) => w.address)).toEqual([0x1000, 0x8000, 0x10000]);
     s = await serial(page);

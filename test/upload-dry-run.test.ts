@@ -1,5 +1,5 @@
 /**
- * `npm run flash -- --dry-run` writes exactly what would be sent to a board: the built bundle,
+ * `npm run upload -- --dry-run` writes exactly what would be sent to a board: the built bundle,
  * byte for byte, into Storage ".bootcde" (the file Espruino runs at every boot), then a restart into
  * it. The text is replayed here against a fake Storage to prove it, without any board.
  */
@@ -17,11 +17,11 @@ let sent = "";
 let bundle = "";
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "pet-flash-dry-"));
+  dir = mkdtempSync(join(tmpdir(), "pet-upload-dry-"));
   run = await new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(ROOT, "scripts", "flash.js"), "--dry-run", "--out", join(dir, "upload.js"), "--bundle", join(dir, "firmware.js")],
+      [join(ROOT, "scripts", "upload.js"), "--dry-run", "--out", join(dir, "upload.js"), "--bundle", join(dir, "firmware.js")],
       { cwd: ROOT, env: { ...process.env, BOARD: join(ROOT, "boards", "esp32.json") }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
@@ -70,7 +70,7 @@ function replay(text: string): Replay {
   return r;
 }
 
-describe("flash --dry-run", () => {
+describe("upload --dry-run", () => {
   it("succeeds without a board and says what it wrote", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run flash`: the upload of the firmware to a board (src/host/node/upload/upload.ts, run
+ * `npm run upload`: the upload of the firmware to a board (src/host/node/upload/upload.ts, run
  * compiled as pet-save is: scripts/lib/hostBuild.js). This entry hands it the build tooling it must
  * not import itself (scripts/ sits above src/): the firmware build with its bundle check.
+ *
+ * `npm run flash` is this command's old name (package.json keeps it as an alias): run under it, it
+ * says so in one line on stderr, then does the upload all the same. "flash" now names only the pet's
+ * own region of flash memory.
  */
 import { pathToFileURL } from "node:url";
 import { buildFirmware } from "./lib/build.js";
@@ -18,9 +22,10 @@ async function build({ board, outFile, entry }) {
   return { outFile: built.outFile, bytes: built.bytes, profileName: built.profile.name, board: built.board };
 }
 
+if (process.env.npm_lifecycle_event === "flash") process.stderr.write("`npm run flash` is now `npm run upload`\n");
 try {
   const { uploadMain } = await import(pathToFileURL(await freshHostBundle("upload")).href);
   process.exitCode = await uploadMain(process.argv.slice(2), { build });
 } catch (e) {
-  failUnexpected("npm run flash", e);
+  failUnexpected("npm run upload", e);
 }

@@ -1,7 +1,7 @@
 /**
  * The serial path end to end with the real interpreter: Espruino's Linux build with its console
  * bridged to a pseudo-terminal (test/fixtures/fake-board-pty.py in bridge mode, over its telnet
- * console), so `npm run flash`, `pet-save pull` and `push` talk to it through a real tty that the
+ * console), so `npm run upload`, `pet-save pull` and `push` talk to it through a real tty that the
  * espruino tool does not list, or pick it as the one board. The pet then boots, saves, and comes
  * back after a kill.
  *
@@ -41,8 +41,8 @@ describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build " + NEED
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("flash uploads through the tty (not listed, used as named) with progress, and the pet boots", async () => {
-    const r = await runNode("scripts/flash.js", ["--port", bridge!.path, "--bundle", join(dir, "firmware.js")], {
+  it("the upload goes through the tty (not listed, used as named) with progress, and the pet boots", async () => {
+    const r = await runNode("scripts/upload.js", ["--port", bridge!.path, "--bundle", join(dir, "firmware.js")], {
       BOARD: LINUX_BOARD,
       PET_SERIAL_LIST: process.env.PET_SERIAL_LIST!,
     });

@@ -1,36 +1,36 @@
 /**
  * Step 1 of the Device tab, "Espruino on the board": the release picked or dropped as it comes (the
  * .tgz, unpacked here by releaseArchive.ts) or as its three files, checked (espruinoImages.ts); then,
- * on Write, esptool-js (esptoolFlasher.ts) connects to the chip and the page shows which chip it is,
+ * on Install, esptool-js (esptoolSession.ts) connects to the chip and the page shows which chip it is,
  * its MAC and flash size, backs up the pet's region read straight from the flash, and asks before
  * writing. The images are written at 0x1000 / 0x8000 / 0x10000 with a progress bar and their MD5
  * checked, the board is reset, and the page goes on to connect and upload the pet. esptool's own log
- * is shown under the step. Every failure leaves the port closed, so Write can simply be pressed again.
+ * is shown under the step. Every failure leaves the port closed, so Install can simply be pressed again.
  */
 import type { RegionBoard } from "../../inspect/regionReport";
 import { backUpFirst } from "../backups/backupFirst";
 import { byId } from "../dom";
 import { checkEspruinoFiles, type FlashImage, type PickedFile } from "./espruinoImages";
-import { connectEsp, NoDownloadMode, OtherChip, type EspSession } from "./esptoolFlasher";
+import { connectEsp, NoDownloadMode, OtherChip, type EspSession } from "./esptoolSession";
 import { releaseFiles } from "./releaseArchive";
 import type { PortLike } from "./serialLink";
 
 const LOG_LINES = 300;
 
-export interface WriterHooks {
+export interface InstallerHooks {
   region: RegionBoard;
   /** The port the person chose, or null (the hook has said why). */
   choosePort(): Promise<PortLike | null>;
   /** Lets go of the port if the console link holds it (esptool-js needs it to itself). */
   release(): Promise<void>;
-  /** After a successful write and reset: connect to Espruino and upload the pet. */
-  afterWrite(port: PortLike): Promise<void>;
+  /** After a successful install and reset: connect to Espruino and upload the pet. */
+  afterInstall(port: PortLike): Promise<void>;
 }
 
-export interface EspruinoWriter {
+export interface EspruinoInstaller {
   /** Files picked or dropped: a release .tgz, or its three files. */
   take(files: File[]): Promise<void>;
-  /** No writing here (no Web Serial, or not a secure page): the controls are disabled, saying why. */
+  /** No installing here (no Web Serial, or not a secure page): the controls are disabled, saying why. */
   disable(reason: string): void;
 }
 
@@ -41,10 +41,10 @@ function flashBytes(size: string | null): number | null {
   return m ? Number(m[1]) * (m[2] === "MB" ? 1024 * 1024 : 1024) : null;
 }
 
-export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
+export function startEspruinoInstaller(h: InstallerHooks): EspruinoInstaller {
   const pick = byId("esp-files", HTMLInputElement);
   const erase = byId("esp-erase", HTMLInputElement);
-  const write = byId("esp-write", HTMLButtonElement);
+  const install = byId("esp-install", HTMLButtonElement);
   const progress = byId("esp-progress", HTMLProgressElement);
   const out = byId("esp-result", HTMLPreElement);
   const logBox = byId("esp-log", HTMLPreElement);
@@ -77,15 +77,15 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
         from = r.note + "\n";
       } catch (e) {
         images = [];
-        write.disabled = true;
+        install.disabled = true;
         return show((e instanceof Error ? e.message : String(e)) + ". Nothing was written.", "error");
       }
     }
     const r = checkEspruinoFiles(picked, p.petRegion);
     images = r.images;
-    write.disabled = images.length === 0 || writing;
+    install.disabled = images.length === 0 || writing;
     if (r.problems.length > 0) return show(from + "These files cannot be written:\n- " + r.problems.join("\n- ") + "\nNothing was written.", "error");
-    show(from + "Ready to write:\n" + images.map((i) => "  " + hex(i.address).padEnd(8) + " " + i.name + " (" + i.role + ", " + i.bytes.length + " bytes)").join("\n"), "ok");
+    show(from + "Ready to install:\n" + images.map((i) => "  " + hex(i.address).padEnd(8) + " " + i.name + " (" + i.role + ", " + i.bytes.length + " bytes)").join("\n"), "ok");
   }
 
   pick.addEventListener("change", () => {
@@ -94,7 +94,7 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
     if (files.length > 0) void take(files);
   });
 
-  async function writeOnce(port: PortLike): Promise<boolean> {
+  async function installOnce(port: PortLike): Promise<boolean> {
     progress.value = 0;
     show("Connecting to the ESP32's download mode (esptool's log is below)…", "busy");
     let s: EspSession;
@@ -108,7 +108,7 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
       const detail = e instanceof NoDownloadMode ? e.detail : e instanceof Error ? e.message : String(e);
       show(
         "Could not reach the ESP32's download mode (" + detail.split("\n")[0] + "). Nothing was written, and the port is closed again: " +
-          "hold the BOOT button, press and let go of EN (or RST), let go of BOOT, and press Write Espruino again.",
+          "hold the BOOT button, press and let go of EN (or RST), let go of BOOT, and press Install Espruino again.",
         "error",
       );
       return false;
@@ -126,26 +126,26 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
       }
       show("Found " + chipLine + ".\nReading the pet's region (" + hex(p.petRegion.address) + ", " + p.petRegion.size + " bytes) to keep a backup…", "busy");
       const region = await s.readFlash(p.petRegion.address, p.petRegion.size, (done, total) => (progress.value = Math.round((100 * done) / total)));
-      const kept = await backUpFirst({ source: "board", board: h.region, reason: "before writing Espruino", image: region });
+      const kept = await backUpFirst({ source: "board", board: h.region, reason: "before installing Espruino", image: region });
       const ask =
-        "Write Espruino to this " + chipLine + "?\n" + (erase.checked ? "The whole flash is erased first. " : "") + kept;
+        "Install Espruino on this " + chipLine + "?\n" + (erase.checked ? "The whole flash is erased first. " : "") + kept;
       if (!confirm(ask)) {
         show("Found " + chipLine + ".\n" + kept + "\nNot written: you chose not to. Nothing was written.", "ok");
         return false;
       }
-      show("Writing Espruino to the " + c.description + "…\n" + kept, "busy");
+      show("Installing Espruino on the " + c.description + "…\n" + kept, "busy");
       wrote = true;
       progress.value = 0;
       await s.write(images, erase.checked, (done, total) => (progress.value = Math.round((100 * done) / total)));
       progress.value = 100;
       await s.resetIntoFirmware();
-      show("Espruino written, checked (MD5) and the board reset.\n" + kept + "\nConnecting to it to upload the pet…", "done");
+      show("Espruino installed, checked (MD5) and the board reset.\n" + kept + "\nConnecting to it to upload the pet…", "done");
       return true;
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       show(
         wrote
-          ? "Writing Espruino failed: " + why + ". The board may hold a partial image now: write the files again before using it (the port is closed; press Write Espruino)."
+          ? "Installing Espruino failed: " + why + ". The board may hold a partial image now: install the files again before using it (the port is closed; press Install Espruino)."
           : "Stopped before writing: " + why + ". Nothing was written, and the port is closed again.",
         "error",
       );
@@ -155,18 +155,18 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
     }
   }
 
-  write.addEventListener("click", async () => {
+  install.addEventListener("click", async () => {
     if (images.length === 0 || writing) return;
     const port = await h.choosePort();
     if (port === null) return show("No port chosen; nothing was written.", "error");
     writing = true;
-    write.disabled = true;
+    install.disabled = true;
     try {
       await h.release();
-      if (await writeOnce(port)) await h.afterWrite(port);
+      if (await installOnce(port)) await h.afterInstall(port);
     } finally {
       writing = false;
-      write.disabled = disabled || images.length === 0;
+      install.disabled = disabled || images.length === 0;
     }
   });
 
@@ -176,7 +176,7 @@ export function startEspruinoWriter(h: WriterHooks): EspruinoWriter {
       disabled = true;
       pick.disabled = true;
       erase.disabled = true;
-      write.disabled = true;
+      install.disabled = true;
       show(reason, "error");
     },
   };
