@@ -14,21 +14,22 @@ import { computeLayout, type RegionLayout } from "../storage/regionLayout";
 import { scanRegion, type RegionScan, type ScannedSector, type ScannedSlot } from "../storage/regionScan";
 import { createSlotLog, type LogResult } from "../storage/slotLog";
 
-export interface RegionBoard {
+/** A board profile as loaded, with the file it came from (named in messages); the region's shape is its petRegion. */
+export interface LoadedProfile {
   file: string;
   profile: BoardProfile;
 }
 
 /** A board profile whose region the slot log cannot use (a usage error in `pet-save`). */
-export class RegionBoardError extends Error {
+export class ProfileRegionError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = "RegionBoardError";
+    this.name = "ProfileRegionError";
   }
 }
 
 export interface RegionContents {
-  board: RegionBoard;
+  board: LoadedProfile;
   layout: RegionLayout;
   /** SlotLog.load over the image: the save the firmware would restore at boot. */
   current: LogResult;
@@ -37,14 +38,14 @@ export interface RegionContents {
 
 
 /** Reads the slot log in an image (exactly the board's region size) without changing it. */
-export function readRegion(bytes: Uint8Array, board: RegionBoard): RegionContents {
+export function readRegion(bytes: Uint8Array, board: LoadedProfile): RegionContents {
   const r = board.profile.petRegion;
   const params = { address: 0, size: r.size, sectorSize: r.pageSize };
   const computed = computeLayout(params, r.pageSize);
-  if (computed.layout === null) throw new RegionBoardError("board " + board.file + ": " + computed.message);
+  if (computed.layout === null) throw new ProfileRegionError("board " + board.file + ": " + computed.message);
   const flash = new NorFlashSim({ size: r.size, pageSize: r.pageSize, initial: bytes });
   const created = createSlotLog({ ...params, flash, isValidPayload: isLoadablePayload });
-  if (created.log === null) throw new RegionBoardError("board " + board.file + ": " + created.message);
+  if (created.log === null) throw new ProfileRegionError("board " + board.file + ": " + created.message);
   const current = created.log.load();
   const scan = scanRegion(flash, computed.layout, isLoadablePayload);
   return { board, layout: computed.layout, current, scan };

@@ -6,7 +6,7 @@
  * network once loaded, and its service worker (offline.ts) keeps it for a reload without network.
  */
 import { deviceBoard, deviceFirmware, simBoard } from "virtual:firmware";
-import type { RegionBoard } from "../inspect/regionReport";
+import type { LoadedProfile } from "../inspect/regionReport";
 import { createAnnouncer } from "./announcer";
 import { backUpFirst } from "./backups/backupFirst";
 import { startBackupsTab } from "./backups/backupsTab";
@@ -19,8 +19,8 @@ import { putImage, wireSimBackup } from "./sim/simBackup";
 import { startSimulatorTab } from "./sim/simulatorTab";
 import { startTabs } from "./tabs";
 
-const simRegion: RegionBoard = { file: "boards/web.json", profile: simBoard };
-const deviceRegion: RegionBoard = { file: "boards/esp32.json", profile: deviceBoard };
+const simRegion: LoadedProfile = { file: "boards/web.json", profile: simBoard };
+const deviceRegion: LoadedProfile = { file: "boards/esp32.json", profile: deviceBoard };
 
 const tabs = startTabs();
 const announcer = createAnnouncer(byId("announcer", HTMLParagraphElement));

@@ -3,7 +3,7 @@
  * given) is described as `pet-save` would describe it (fileView.ts); a region image is also drawn
  * slot by slot (regionPicture.ts). The page's drop handling (main.ts) sends files here.
  */
-import type { RegionBoard } from "../../inspect/regionReport";
+import type { LoadedProfile } from "../../inspect/regionReport";
 import { byId } from "../dom";
 import { describeFile, type FileVerdict } from "./fileView";
 import { drawRegionPicture } from "./regionPicture";
@@ -15,7 +15,7 @@ export interface CheckFileTab {
   show(bytes: Uint8Array, name: string): void;
 }
 
-export function startCheckFileTab(boards: RegionBoard[]): CheckFileTab {
+export function startCheckFileTab(boards: LoadedProfile[]): CheckFileTab {
   const results = byId("files-results", HTMLDivElement);
   const pick = byId("files-pick", HTMLInputElement);
 

@@ -8,7 +8,7 @@ import { PAYLOAD_LENGTH } from "../../save/layout";
 import { payloadJson } from "../../save/payloadJson";
 import { payloadText } from "../../inspect/payloadReport";
 import { looksLikeHexText, payloadFromBytes, PayloadFileError } from "../../inspect/payloadFile";
-import { readRegion, regionJson, regionText, type RegionBoard, type RegionContents } from "../../inspect/regionReport";
+import { readRegion, regionJson, regionText, type LoadedProfile, type RegionContents } from "../../inspect/regionReport";
 import { describeStatus } from "../../save/status";
 import { rejectionText } from "./judgePayload";
 
@@ -20,7 +20,7 @@ export interface FileVerdict {
 }
 
 /** What `pet-save inspect FILE` prints for these bytes, and whether the file was refused. */
-export function describeFile(file: Uint8Array, name: string, boards: RegionBoard[]): FileVerdict {
+export function describeFile(file: Uint8Array, name: string, boards: LoadedProfile[]): FileVerdict {
   let input;
   try {
     input = payloadFromBytes(file, name);

@@ -9,7 +9,7 @@
  * the copies between the board and the simulator.
  */
 import type { BoardProfile } from "../../boards/boardProfile";
-import type { RegionBoard } from "../../inspect/regionReport";
+import type { LoadedProfile } from "../../inspect/regionReport";
 import type { Announcer } from "../announcer";
 import { backUpFirst } from "../backups/backupFirst";
 import { regionSummary } from "../backups/regionSummary";
@@ -51,7 +51,7 @@ export interface DeviceTab {
   toBoard(): ((bytes: Uint8Array, name: string) => Promise<string>) | null;
 }
 
-export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceHooks): DeviceTab {
+export function startDeviceTab(code: string, region: LoadedProfile, hooks: DeviceHooks): DeviceTab {
   const board: BoardProfile = region.profile;
   const support = byId("dev-support", HTMLParagraphElement);
   const connectBtn = byId("dev-connect", HTMLButtonElement);

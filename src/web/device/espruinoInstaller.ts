@@ -7,7 +7,7 @@
  * checked, the board is reset, and the page goes on to connect and upload the pet. esptool's own log
  * is shown under the step. Every failure leaves the port closed, so Install can simply be pressed again.
  */
-import type { RegionBoard } from "../../inspect/regionReport";
+import type { LoadedProfile } from "../../inspect/regionReport";
 import { backUpFirst } from "../backups/backupFirst";
 import { byId } from "../dom";
 import { checkEspruinoFiles, type FlashImage, type PickedFile } from "./espruinoImages";
@@ -18,7 +18,7 @@ import type { PortLike } from "./serialLink";
 const LOG_LINES = 300;
 
 export interface InstallerHooks {
-  region: RegionBoard;
+  region: LoadedProfile;
   /** The port the person chose, or null (the hook has said why). */
   choosePort(): Promise<PortLike | null>;
   /** Lets go of the port if the console link holds it (esptool-js needs it to itself). */

@@ -14,7 +14,7 @@ import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
 import { CliError, EXIT_OK, EXIT_REJECTED, lockOutput, usageError, writeOutput, type CliIo } from "./io";
-import { BOARDS_DIR, readBoard, readRegion, type RegionBoard } from "./regionFile";
+import { BOARDS_DIR, readProfile, readRegion, type LoadedProfile } from "./regionFile";
 
 /** parsePullLines with its refusal as a CliError (exit 1). */
 export function parsePullOutput(text: string, size: number): Uint8Array {
@@ -27,7 +27,7 @@ export function parsePullOutput(text: string, size: number): Uint8Array {
 }
 
 /** Pulls with any console (the tests pass a fake). Returns the exit code. */
-export async function pullWith(device: DeviceConsole, board: RegionBoard, out: string, io: CliIo): Promise<number> {
+export async function pullWith(device: DeviceConsole, board: LoadedProfile, out: string, io: CliIo): Promise<number> {
   const r = board.profile.petRegion;
   // The image is held from the start: a program running on it (npm start) is named at once, before
   // the board is read, and nothing starts writing it while the transfer runs.
@@ -74,7 +74,7 @@ export const pullCommand: Command = {
     const out = parsed.values.output;
     if (port === "") throw usageError("pull --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     if (typeof out !== "string" || out === "") throw usageError("pull needs -o IMAGE (the file to write)");
-    const board = readBoard(typeof parsed.values.board === "string" ? parsed.values.board : join(BOARDS_DIR, "esp32.json"));
+    const board = readProfile(typeof parsed.values.board === "string" ? parsed.values.board : join(BOARDS_DIR, "esp32.json"));
     return pullWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), board, out, io);
   },
 };

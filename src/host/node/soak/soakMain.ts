@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BOARDS_DIR, readBoard } from "../cli/regionFile";
+import { BOARDS_DIR, readProfile } from "../cli/regionFile";
 import { CliError } from "../cli/io";
-import type { RegionBoard } from "../../../inspect/regionReport";
+import type { LoadedProfile } from "../../../inspect/regionReport";
 import { interpreterProfile } from "../interpreter/espruinoLinux";
 import { startInterpreterBoard } from "../interpreter/interpreterBoard";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
@@ -59,7 +59,7 @@ function positiveInt(name: string, v: string | undefined, dflt: number, min = 1)
 /** Where the soak runs and how it cuts; `close` undoes what was set up. */
 interface Target {
   describe: string;
-  board: RegionBoard;
+  board: LoadedProfile;
   connect(): Promise<BoardLink>;
   cut: PowerCut;
   close(): Promise<void>;
@@ -75,7 +75,7 @@ async function interpreterTarget(
   const firmwareFor = tools.firmwareFor;
   if (firmwareFor === undefined) throw new SoakSetupError("--espruino builds the firmware, which only `npm run soak` (scripts/soak.js) can do");
   const profile = boardOption ?? (await interpreterProfile(binary));
-  const board = readBoard(profile);
+  const board = readProfile(profile);
   const dir = dirOption ? resolve(dirOption) : mkdtempSync(join(tmpdir(), "pet-soak-"));
   const ib = await startInterpreterBoard(binary, dir);
   const close = async (): Promise<void> => {
@@ -119,7 +119,7 @@ async function portTarget(named: string | undefined, cut: PowerCut, baud: number
     throw e;
   }
   for (const l of first.lines) say(l);
-  const board = readBoard(boardOption ?? join(BOARDS_DIR, "esp32.json"));
+  const board = readProfile(boardOption ?? join(BOARDS_DIR, "esp32.json"));
   const tcp = /^tcp:\/\/([^:/]+):(\d+)$/.exec(first.path);
   if (first.path.startsWith("tcp://") && tcp === null) throw new SoakSetupError("a tcp port is tcp://HOST:PORT, got " + first.path);
   if (tcp !== null && cut.kind === "rts") {

@@ -6,7 +6,7 @@
  */
 import { createPrng } from "../../../storage/norFlashSim";
 import { parsePullLines, pullProgram } from "../../../inspect/regionPull";
-import { readRegion, type RegionBoard, type RegionContents } from "../../../inspect/regionReport";
+import { readRegion, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import type { PayloadJson } from "../../../save/payloadJson";
 import { BoardConsole, type BoardLink } from "./boardLink";
 import { CutError, RESET_IS_NOT_POWER_LOSS, type PowerCut } from "./powerCuts";
@@ -19,7 +19,7 @@ export interface SoakOptions {
   /** The cut comes at a random instant within this many ms after the round's first confirmed save. */
   windowMs: number;
   seed: number;
-  board: RegionBoard;
+  board: LoadedProfile;
   /** Opens the board's console (again after a cut: the port may have come back under a new name). */
   connect(): Promise<BoardLink>;
   cut: PowerCut;
@@ -76,7 +76,7 @@ function counters(s: PayloadJson | null): { updateCount: string; elapsedMs: stri
 }
 
 /** The region as the board holds it, read in one synchronous program (no save falls inside it). */
-async function readBoardRegion(con: BoardConsole, board: RegionBoard): Promise<RegionContents> {
+async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<RegionContents> {
   const r = board.profile.petRegion;
   // About 10 s for 64 KiB at 115200 baud; far less over TCP.
   const text = await con.run(pullProgram(r.address, r.size), 30_000 + r.size / 4, "reading the pet region");
