@@ -27,13 +27,14 @@ import { saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
-import { openPetStore, type PetStore, type Restored } from "./store";
+import type { LogStatus } from "../src/storage/slotLog";
+import { openPetStore, STORAGE_ERROR, type PetStore, type Restored, type SaveOutcome } from "./store";
 import { misfitCode, misfitWords, regionMisfit } from "../src/boards/regionFit";
 import type { PetDisplay } from "./display";
 import type { PictureChange } from "./face";
 import { lateAbsenceMs, MAX_TICK_DELTA_MS, WALL_CLOCK_MAX_MS, WALL_CLOCK_MIN_MS, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveState } from "./savePolicy";
-import { errorText, statusLine } from "./report";
+import { errorText, saveOutcomeText, statusLine } from "./report";
 
 export const FALLBACK_PET_NAME = "Pip";
 
@@ -64,7 +65,7 @@ export const RESTORE_RETRY_MS = 60000;
 export const SAVING_PAUSED = "paused";
 
 /** The storage's status for a save whose commit mark was written but not confirmed (slotLog.ts). */
-const COMMIT_UNKNOWN = "commit-unknown";
+const COMMIT_UNKNOWN: LogStatus = "commit-unknown";
 /** How a boot line that hatched the default pet without storage ends. */
 const NOT_SAVED = " (not saved)";
 
@@ -265,9 +266,9 @@ export class RunningPet {
       if (noSaveOfOurs(r.status)) {
         // Write the new pet so that the next boot restores it; a failure joins the boot line.
         this.saves_.dirty = true;
-        const status = this.writeSave_();
+        const saved = this.writeSave_();
         const line = r.line + ", hatched " + nameForDisplay(this.defaultName_);
-        return status === "ok" ? line : line + "; first save failed: " + status;
+        return saved.status === "ok" ? line : line + "; first save failed: " + saveOutcomeText(saved);
       }
       return this.pauseSaving_(r.line);
     } catch (e) {
@@ -551,41 +552,49 @@ export class RunningPet {
     return saveWorld(this.world_, this.saveStamp_());
   }
 
-  /** Encodes and writes the world now and notes the outcome. Returns "ok" or why not; never prints. */
-  private writeSave_(): string {
+  /** Encodes and writes the world now and notes the outcome, which it answers; never prints. */
+  private writeSave_(): SaveOutcome {
     this.idleMs_ = 0;
-    if (this.pausedReason_ !== "") return SAVING_PAUSED;
+    if (this.pausedReason_ !== "") return { status: SAVING_PAUSED, message: "" };
     const stamp = this.saveStamp_();
     const encoded = saveWorld(this.world_, stamp);
-    let status: string = encoded.status;
-    if (encoded.bytes !== null) {
-      if (this.store_ === null) status = this.noStore_;
-      else {
-        try {
-          status = this.store_.save(encoded.bytes);
-        } catch (e) {
-          status = "storage-error " + errorText(e);
-        }
+    let outcome: SaveOutcome;
+    if (encoded.bytes === null) outcome = { status: encoded.status, message: "" };
+    else if (this.store_ === null) outcome = { status: this.noStore_, message: "" };
+    else {
+      try {
+        outcome = this.store_.save(encoded.bytes);
+      } catch (e) {
+        outcome = { status: STORAGE_ERROR, message: errorText(e) };
       }
     }
+    const status = outcome.status;
     noteSaveAttempt(this.saves_, this.uptime_, status === "ok");
     if (status === "ok") this.savedAt_ = u64FromNumber(stamp) || U64_ZERO;
-    else if (status.indexOf(COMMIT_UNKNOWN) === 0) {
+    else if (status === COMMIT_UNKNOWN) {
       // The next boot may return this save or the one before: ask for another, so the loop writes it
       // once the retry gap has passed even if nothing else would (pet.save() asks for no save of its
       // own, and a pet that changes nothing is never periodically saved). Its success is the newest.
       this.saves_.requested = COMMIT_UNKNOWN;
       this.saves_.dirty = true;
     }
-    return status;
+    return outcome;
   }
 
-  /** Writes the world now and says how it went (the status line, or the panel plus failures). */
+  /**
+   * Writes the world now and says how it went (the status line, or the panel plus failures); answers
+   * what the console says of it ("ok", or the outcome's text).
+   */
   saveAndReport_(): string {
-    const status = this.writeSave_();
-    if (status === SAVING_PAUSED) this.refresh_("not saved: saving paused (" + START_OVER + ")");
-    else this.refresh_(status === "ok" ? "saved" : "save failed: " + status);
-    return status;
+    const saved = this.writeSave_();
+    const status = saved.status;
+    if (status === "ok") {
+      this.refresh_("saved");
+      return status;
+    }
+    const text = saveOutcomeText(saved);
+    this.refresh_(status === SAVING_PAUSED ? "not saved: saving paused (" + START_OVER + ")" : "save failed: " + text);
+    return text;
   }
 
   /** pet.save(): the world brought up to now, then written. */

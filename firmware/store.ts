@@ -30,11 +30,26 @@ export interface Restored {
   skipped: number;
 }
 
+/**
+ * How a save went, as a value: its status ("ok"; the slot log's, such as "verify-failed" or
+ * "commit-unknown"; the codec's for a world it refuses; "paused"; why there is no store) and, for a
+ * failure the storage explained, its words ("" when there are none). The slot log's LogResult is
+ * one, handed on as it is. The console's text for it is report.ts saveOutcomeText: the only place an
+ * outcome becomes a string, and nothing reads a string back.
+ */
+export interface SaveOutcome {
+  status: string;
+  message: string;
+}
+
+/** The status of a save whose store threw (the slot log never does; a broken store might). */
+export const STORAGE_ERROR = "storage-error";
+
 export interface PetStore {
   /** The newest usable save, loaded at wall clock `wallNowMs` (0 or absent: unknown, no absence added). */
   restore(wallNowMs?: number): Restored;
-  /** Writes the payload as the newest save: "ok" or a storage status (plus its explanation). */
-  save(payload: Uint8Array): string;
+  /** Writes the payload as the newest save: the slot log's answer, status "ok" or why not. */
+  save(payload: Uint8Array): SaveOutcome;
 }
 
 export interface OpenedStore {
@@ -124,9 +139,8 @@ class SlotStore implements PetStore {
     return { loaded: null, status: r.status, reason: words + " (" + r.message + ")", skipped: 0 };
   }
 
-  save(payload: Uint8Array): string {
-    const r = this.log_.save(payload);
-    return r.status === "ok" ? "ok" : r.status + " (" + r.message + ")";
+  save(payload: Uint8Array): SaveOutcome {
+    return this.log_.save(payload);
   }
 }
 
