@@ -36,12 +36,13 @@ export function errorText(e: unknown): string {
 }
 
 /**
- * A save's outcome as the console says it: the status alone ("ok", "paused", "bad-name"), the status
- * and the storage's words in brackets ("verify-failed (the payload did not program ...)"), or a
- * broken store's error after its status ("storage-error Error: ..."). Built only when it is said.
+ * A failed save's outcome as the console says it: the status alone ("paused", "bad-name"), the
+ * status and the storage's words in brackets ("verify-failed (the payload did not program ...)"), or
+ * a broken store's error after its status ("storage-error Error: ..."). Built only when it is said;
+ * a save that went through is just "ok".
  */
 export function saveOutcomeText(o: SaveOutcome): string {
   const status = o.status;
-  if (status === "ok" || o.message === "") return status;
+  if (o.message === "") return status;
   return status === STORAGE_ERROR ? status + " " + o.message : status + " (" + o.message + ")";
 }

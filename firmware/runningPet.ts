@@ -18,12 +18,12 @@
  * interpreter"). The pure rules live beside it: savePolicy.ts (when to save), clock.ts (what the
  * clocks are worth), report.ts (the words).
  */
-import { createWorld } from "../src/core/world";
+import { createWorld, isValidName } from "../src/core/world";
 import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
-import { isValidName, nameForDisplay, nameFromString } from "../src/core/name";
-import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, TWO_POW_32, type U64 } from "../src/core/u64";
+import { nameForDisplay, nameFromString } from "../src/core/name";
+import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
-import { saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
+import { addTimeAway, saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
@@ -32,7 +32,7 @@ import { openPetStore, STORAGE_ERROR, type PetStore, type Restored, type SaveOut
 import { misfitCode, misfitWords, regionMisfit } from "../src/boards/regionFit";
 import type { PetDisplay } from "./display";
 import type { PictureChange } from "./face";
-import { lateAbsenceMs, MAX_TICK_DELTA_MS, WALL_CLOCK_MAX_MS, WALL_CLOCK_MIN_MS, wallClockMs } from "./clock";
+import { lateAbsenceMs, MAX_TICK_DELTA_MS, tickDeltaMs, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveState } from "./savePolicy";
 import { errorText, saveOutcomeText, statusLine } from "./report";
 
@@ -217,11 +217,13 @@ export class RunningPet {
     return this.savedAt_;
   }
 
-  /** The wall clock in ms, or 0 while it is not plausible (see clock.ts). */
+  /**
+   * The wall clock in ms, or 0 while it is not plausible: clock.ts wallClockMs, whose one caller in
+   * the bundle this is (the build writes it in here: every save and export reads the clock).
+   */
   wallNow_(): number {
-    // clock.ts wallClockMs, written out: every save and export reads the clock.
     const ms = this.env_.dateNow();
-    return typeof ms === "number" && ms >= WALL_CLOCK_MIN_MS && ms < WALL_CLOCK_MAX_MS ? Math.floor(ms) : 0;
+    return wallClockMs(ms);
   }
 
   // ---- Boot -----------------------------------------------------------------------------------
@@ -388,9 +390,10 @@ export class RunningPet {
     const now = time === undefined ? this.env_.getTime() : time; // the tick passes the one it read
     let delta = 0;
     if (typeof now === "number" && now === now) {
-      // clock.ts tickDeltaMs, written out: rounded ms, 0 for a clock set backwards, at most a minute.
+      // clock.ts tickDeltaMs (rounded ms, 0 for a clock set backwards, at most a minute); this is
+      // its one caller in the bundle, which the build writes it into.
       const seconds = now - this.lastTime_;
-      if (seconds > 0) delta = Math.min(Math.round(seconds * 1000), MAX_TICK_DELTA_MS);
+      delta = tickDeltaMs(seconds);
       this.lastTime_ = now;
     }
     this.uptime_ += delta;
@@ -434,11 +437,17 @@ export class RunningPet {
   /**
    * One loop step. The idle step when a full step would only add the time to the world clock and
    * count the update: the time since the last tick is at least half a millisecond (a rounded delta
-   * of 1 or more), under advance_'s clamp, and less than what noteQuiet_ left (idleMs_). Then it
-   * does exactly that in a few statements written into this method: on the device this runs every
-   * second, and on Espruino each statement, and each call, costs about 30 000 instructions.
-   * Otherwise (having changed nothing) the full step runs (tickFully_: advance, pay an owed absence,
-   * retry a paused restore, save if due, show), which ends by noting the new idle stretch.
+   * of 1 or more), under advance_'s clamp, and less than what noteQuiet_ left (idleMs_, from the
+   * Core's quietUntil). Then it does exactly that in a few statements written into this method: on
+   * the device this runs every second, and on Espruino each statement, and each call, costs about
+   * 30 000 instructions (the Core's update written as a function of its own and inlined by the build
+   * cost the idle step 6% more, for the arguments terser binds). Otherwise (having changed nothing)
+   * the full step runs (tickFully_, right below: advance, pay an owed absence, retry a paused
+   * restore, save if due, show), which ends by noting the new idle stretch.
+   *
+   * The idle step is the fast form of that full step: test/firmware-idle-step-agrees.test.ts holds
+   * the two equal over random runs (fast-check), and test/core-tick-world.test.ts the Core's fast
+   * step (tickWorld) to updateWorld.
    */
   tick_(): void {
     try {
@@ -485,28 +494,14 @@ export class RunningPet {
     return "ok";
   }
 
-  /** Adds `ms` (at most the absence clamp) to the world clock; false when the clock is at its end. */
-  private addTimeAway_(ms: number): boolean {
-    const e = this.world_.elapsed;
-    let lo = e.lo + ms;
-    let hi = e.hi;
-    if (lo >= TWO_POW_32) {
-      lo -= TWO_POW_32;
-      hi++;
-    }
-    if (hi >= TWO_POW_32) return false;
-    this.world_.elapsed = { hi: hi, lo: lo };
-    return true;
-  }
-
   /** Adds the absence a boot without a wall clock could not, once the clock is known (see clock.ts). */
   private payOwedAbsence_(): void {
-    const now = this.env_.dateNow();
-    if (wallClockMs(now) === 0) return; // still unknown: keep waiting
-    const away = lateAbsenceMs(this.owedAbsenceSince_, now, this.uptime_);
+    const wall = this.wallNow_();
+    if (wall === 0) return; // still unknown: keep waiting
+    const away = lateAbsenceMs(this.owedAbsenceSince_, wall, this.uptime_);
     this.owedAbsenceSince_ = 0;
     if (away === 0) return;
-    if (!this.addTimeAway_(away)) return; // the world clock is at its end; a restore would have refused too
+    if (!addTimeAway(this.world_, away)) return; // the world clock is at its end; a restore would have refused too
     this.saves_.dirty = true;
     this.print_("wall clock now known: added " + Math.round(away / 1000) + " s away");
   }
@@ -523,7 +518,7 @@ export class RunningPet {
     const ranFor = this.uptime_;
     const r = this.restoreNewest_();
     if (r.status !== "ok") return; // still unreadable: the boot line said so, stay quiet
-    if (r.wall === 0) this.addTimeAway_(ranFor > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : ranFor);
+    if (r.wall === 0) addTimeAway(this.world_, Math.min(ranFor, ABSENCE_CLAMP_MS));
     this.pausedReason_ = "";
     noteSaveAttempt(this.saves_, this.uptime_, true); // the restored save is the last save: nothing is due
     this.print_("save readable again: " + r.line + "; saving resumed");

@@ -7,7 +7,9 @@
  */
 import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";
-import { loadWorld, type LoadResult } from "../src/save/codec";
+import { isLoadablePayload, loadWorld, type LoadResult } from "../src/save/codec";
+import { sinceStampsWithin } from "../src/core/world";
+import type { World } from "../src/core/types";
 import type { EspruinoFlash } from "../src/storage/flash";
 
 export interface Restored {
@@ -96,35 +98,34 @@ class SlotStore implements PetStore {
   }
 
   /**
-   * The slot log's validity check, which is also the boot's decode: it answers the decoded save,
+   * The slot log's validity check, which is also the boot's one decode: it answers the decoded save,
    * which the log hands back with the payload. Which save is picked must not depend on when the
-   * device boots, so a payload is accepted when the codec accepts it judged WITHOUT a wall clock; a
-   * save that passes the CRC but that this firmware cannot read (an unknown activity, say) is passed
-   * over for the one before it. The decode is done with the boot's clock, though: in the usual case
-   * the stored since stamps are then checked against the stored clock (the loaded clock less the
-   * absence added, at most seven days, so the subtraction is exact) instead of decoding again; only
-   * a payload the clock makes unusable (clock-overflow) is decoded a second time, without it, to
-   * tell a readable save refused now from a bad one.
+   * device boots, so a payload is accepted when the codec accepts it judged WITHOUT a wall clock
+   * (src/save/codec.ts isLoadablePayload); a save that passes the CRC but that this firmware cannot
+   * read (an unknown activity, say) is passed over for the one before it. The decode is done with
+   * the boot's clock, though, and isLoadablePayload answered from it: a save loaded with time away
+   * added passes without a clock when its since stamps lie within the stored clock (the loaded one
+   * less the time away, at most seven days, so one borrow at most: the world's since-stamp rule, at
+   * that clock); one loaded without time away already passed at it. Only a payload the clock makes
+   * unusable (clock-overflow) is decoded a second time, without it, to tell a readable save refused
+   * now from a bad one. test/codec-time-away-agrees.test.ts holds this to isLoadablePayload.
    */
   private loadedOrNull_(payload: Uint8Array): LoadResult | null {
-    const checkWall = this.checkWall_;
-    const r = loadWorld(payload, checkWall);
-    if (r.status === "ok" && r.world !== null) {
-      if (checkWall === 0) return r;
-      const w = r.world;
+    const wall = this.checkWall_;
+    const r = loadWorld(payload, wall);
+    if (r.status === "ok") {
+      const away = r.absenceMs;
+      if (away === 0) return r;
+      const w = r.world as World;
       let hi = w.elapsed.hi;
-      let lo = w.elapsed.lo - r.absenceMs;
+      let lo = w.elapsed.lo - away;
       if (lo < 0) {
         lo += 4294967296;
         hi--;
       }
-      const a = w.activitySince;
-      const e = w.expressionSince;
-      if (a.hi > hi || (a.hi === hi && a.lo > lo) || e.hi > hi || (e.hi === hi && e.lo > lo)) return null;
-      return r;
+      return sinceStampsWithin(w, hi, lo) ? r : null;
     }
-    if (checkWall === 0 || loadWorld(payload, 0).status !== "ok") return null;
-    return r; // readable, but refused at this clock: the boot reports it rather than going back
+    return wall !== 0 && isLoadablePayload(payload) ? r : null; // readable, but refused at this clock: the boot reports it rather than going back
   }
 
   restore(wallNowMs?: number): Restored {

@@ -11,8 +11,7 @@ import { STORAGE_ERROR } from "../firmware/store";
 import { bootPet } from "./firmware-fakes";
 
 describe("a save's outcome as the console says it", () => {
-  it("is the status alone when nothing more was said, the storage's words in brackets when it failed", () => {
-    expect(saveOutcomeText({ status: "ok", message: "ok" })).toBe("ok");
+  it("is the status alone when nothing more was said, with the storage's words in brackets when it said why", () => {
     expect(saveOutcomeText({ status: "paused", message: "" })).toBe("paused");
     expect(saveOutcomeText({ status: "bad-name", message: "" })).toBe("bad-name");
     expect(saveOutcomeText({ status: "region-not-free", message: "" })).toBe("region-not-free");
