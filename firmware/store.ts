@@ -8,7 +8,6 @@
 import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";
 import { isLoadablePayload, loadWorld, type LoadResult } from "../src/save/codec";
-import { sinceStampsWithin } from "../src/core/world";
 import type { World } from "../src/core/types";
 import type { EspruinoFlash } from "../src/storage/flash";
 
@@ -123,7 +122,11 @@ class SlotStore implements PetStore {
         lo += 4294967296;
         hi--;
       }
-      return sinceStampsWithin(w, hi, lo) ? r : null;
+      // sinceStampsWithin(w, hi, lo) (src/core/world.ts), written out: the boot runs this for every
+      // save it checks, and a call costs it a call's worth.
+      const as = w.activitySince;
+      const es = w.expressionSince;
+      return as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo) ? null : r;
     }
     return wall !== 0 && isLoadablePayload(payload) ? r : null; // readable, but refused at this clock: the boot reports it rather than going back
   }
