@@ -67,15 +67,18 @@ export class BoardProfileError extends Error {
   }
 }
 
-let checkerPromise = null;
-/** checkBoardProfile from src/boards/boardProfile.ts, loaded through tsx once per process. */
-async function loadChecker() {
-  if (!checkerPromise) {
-    checkerPromise = loadTsImport().then((tsImport) => tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url)).then(
-      (m) => m.checkBoardProfile,
-    );
+let profileModulePromise = null;
+/** src/boards/boardProfile.ts (checkBoardProfile, expectedStorageSize), loaded through tsx once per process. */
+function loadProfileModule() {
+  if (!profileModulePromise) {
+    profileModulePromise = loadTsImport().then((tsImport) => tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url));
   }
-  return checkerPromise;
+  return profileModulePromise;
+}
+
+/** checkBoardProfile from src/boards/boardProfile.ts. */
+async function loadChecker() {
+  return (await loadProfileModule()).checkBoardProfile;
 }
 
 let layoutPromise = null;
@@ -115,13 +118,13 @@ export function deviceName(profile) {
 /**
  * For a profile that runs on Espruino, the Storage size (process.env.STORAGE) the board must report,
  * which the bundle carries as `storageSize`: its presence is what makes the firmware check the region
- * against the board at boot (src/boards/regionFit.ts; boardFit.ts expectedStorageSize is the same
- * rule). The simulators' profiles (host "desktop") get nothing: their region is a store of their own.
+ * against the board at boot (src/boards/regionFit.ts). The size is the profile's own rule,
+ * expectedStorageSize in src/boards/boardProfile.ts, which the upload and board-check judge the board
+ * by too. The simulators' profiles (host "desktop") get nothing: their region is a store of their own.
  */
-export function deviceStorageCheck(profile) {
+export async function deviceStorageCheck(profile) {
   if (profile.host === "desktop") return {};
-  const own = profile.espruino && profile.espruino.storageSize;
-  return { storageSize: typeof own === "number" ? own : profile.storageArea.size };
+  return { storageSize: (await loadProfileModule()).expectedStorageSize(profile) };
 }
 
 /** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
@@ -262,7 +265,8 @@ export const TERSER_OPTIONS = {
  *                       process.env (firmware/runningPet.ts, src/host/espruino/env.ts)
  *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZE   the numbers that
  *                       check compares with (0 where there is none): constants in its body
- * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string}} profile
+ * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string, storageSize?: number}} profile
+ *   the profile as the bundle embeds it (with `storageSize` from deviceStorageCheck)
  */
 export function buildDefines(profile) {
   return {
@@ -274,7 +278,7 @@ export function buildDefines(profile) {
     BOARD_REGION_ADDRESS: profile.petRegion.address,
     BOARD_REGION_SIZE: profile.petRegion.size,
     BOARD_PAGE_SIZE: profile.petRegion.pageSize,
-    BOARD_STORAGE_SIZE: deviceStorageCheck(profile).storageSize || 0,
+    BOARD_STORAGE_SIZE: profile.storageSize || 0,
   };
 }
 
@@ -362,13 +366,13 @@ async function buildUncached(entry, profile, shared) {
       import("./outerBlock.js"),
       import("./unwrapClasses.js"),
     ]);
-    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), deviceStorageCheck(profile));
+    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), await deviceStorageCheck(profile));
     bundle = await rollup(rollupInput(ts, transpilePlugin, entry, tsconfig, embedded, warnings));
     const output = { format: "iife", strict: false, indent: false };
     const unminified = (await bundle.generate(output)).output[0].code;
     let minifying = () => undefined;
     const sent = new Promise((resolve) => (minifying = resolve));
-    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(profile), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
+    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
     const minified = bundle.generate({ ...output, plugins });
     // Once terser has the code (or the generation failed before it), check the types meanwhile.
     await Promise.race([sent, minified.catch(() => undefined)]);

@@ -41,7 +41,9 @@
  *
  * Host-neutral: no Node, no DOM. Not bundled into the firmware (it carries regionFit.ts instead).
  */
-import type { DeviceBoardProfile, FlashRange, PetRegion } from "./boardProfile";
+import { expectedStorageSize, type DeviceBoardProfile, type FlashRange, type PetRegion } from "./boardProfile";
+
+export { expectedStorageSize } from "./boardProfile";
 import type { FlashArea } from "../storage/flash";
 
 export type { FlashArea } from "../storage/flash";
@@ -167,11 +169,6 @@ export function versionAtLeast(version: string, min: string): boolean {
   const need = versionParts(min);
   if (have === null || need === null) return false;
   return have[0] > need[0] || (have[0] === need[0] && have[1] >= need[1]);
-}
-
-/** The Storage size (process.env.STORAGE) a board must report for the profile's storageArea to be trusted. */
-export function expectedStorageSize(profile: DeviceBoardProfile): number {
-  return typeof profile.espruino.storageSize === "number" ? profile.espruino.storageSize : profile.storageArea.size;
 }
 
 function hex(n: number): string {

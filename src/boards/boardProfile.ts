@@ -133,7 +133,7 @@ export type BundledProfile = Pick<BoardProfileCommon, "petRegion" | "button" | "
   petLayout: RegionLayout;
   /**
    * The Storage size (process.env.STORAGE) the board must report, for a profile that runs on
-   * Espruino (espruino.storageSize, else storageArea.size; deviceStorageCheck in the build). When
+   * Espruino (expectedStorageSize below; deviceStorageCheck in the build). When
    * present, the boot checks the region against what the board reports (regionFit.ts) before any
    * flash access. The simulators' profiles have none.
    */
@@ -141,6 +141,16 @@ export type BundledProfile = Pick<BoardProfileCommon, "petRegion" | "button" | "
   /** defaultPetName as UTF-8 bytes, in place of the text (deviceName in the build). */
   defaultPetNameBytes?: number[];
 };
+
+/**
+ * The Storage size (process.env.STORAGE) a board must report for the profile's storageArea to be
+ * trusted: espruino.storageSize, else storageArea.size. The one rule for it: the build embeds it for
+ * the firmware's check at boot (scripts/lib/build.js deviceStorageCheck), and boardFit.ts judges a
+ * board by it for the upload, board-check and the page.
+ */
+export function expectedStorageSize(profile: DeviceBoardProfile): number {
+  return typeof profile.espruino.storageSize === "number" ? profile.espruino.storageSize : profile.storageArea.size;
+}
 
 /** Highest flash address + 1 we accept (32-bit address space). */
 const ADDRESS_LIMIT = 4294967296;
