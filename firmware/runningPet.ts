@@ -8,9 +8,12 @@
  * Nothing the owner types or the flash holds may stop the pet: storage problems are statuses,
  * printed as lines, never exceptions, and the loop step catches whatever it calls.
  *
- * Every member's name ends in "_": the build shortens such names to one or two characters, and the
- * interpreter reads every character of a name each time a path uses it (the class is internal to
- * the bundle; the console object and the app object around it keep their public names).
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  *
  * On the device this class is the hot path (a tick every second, a save on every press), so its
  * methods are few and do their work in place: on Espruino every call re-reads the callee's text, and

@@ -4,6 +4,13 @@
  * region (docs/storage.md), calling the device's require("Flash") directly: the log turns its
  * throws into statuses, and its address arithmetic, which the simulator's sweeps check against the
  * region's bounds, never leaves the region.
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  */
 import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";

@@ -213,9 +213,17 @@ function terserPlugin(minifier, options, sent) {
  * terser settings for Espruino: ES5 only, declarations hoisted to the top of every scope, and the
  * names of properties that end in "_" shortened. Espruino executes from source, so every character
  * on a path is read each time the path runs (about 300 x86 instructions a character on the Linux
- * build, docs/firmware.md "Speed on the interpreter"): the firmware's own state fields and private
- * methods end in "_" (RunningPet, SlotLog) and cost one or two characters in the bundle. Nothing
- * outside the bundle sees those names (the console object, pet.status() and the profile use none).
+ * build, docs/firmware.md "Speed on the interpreter").
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
+ *
+ * The files of the bundle that use such names say so at their top, in these words (RunningPet,
+ * SlotLog, the store, the console object, the app).
  */
 /**
  * Property names used only inside the bundle (the save policy's counters,

@@ -28,6 +28,13 @@
  * require("Flash") itself; a StatusFlash (the simulator) is wrapped into that shape.
  * Runs on Espruino: a class without `extends`, no Map/Set, functions defined before use, and few
  * calls on the save path (each call re-reads the callee's text inside the interpreter).
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  */
 import { deviceFlash, thrownStatus, type EspruinoFlash, type FlashStatus, type StatusFlash } from "./flash";
 import {
