@@ -3,7 +3,7 @@
  * the words that say how to get one.
  *
  * The tests that run the firmware on Espruino's Linux build are skipped without ESPRUINO, and the
- * global setup (test/global-setup.ts) then says so in one line with the way to get an interpreter.
+ * global setup (test/espruino-global-setup.ts) then says so in one line with the way to get an interpreter.
  * CI builds the ESP32-like interpreter of ../shared/espruino and sets ESPRUINO (.ci/run), so there
  * they always run. Which profile a test builds for depends on the build: BOARD LINUX_ESP32 (the kit,
  * the ESP32's own flash offsets) takes boards/linux-esp32.json, the stock LINUX build
