@@ -36,12 +36,12 @@ const shared = readdirSync(TEST_DIR)
  */
 const LONG_WAITS_FIRST = [
   "firmware-on-espruino-linux.test.ts",
-  "flash-serial-pty-espruino.test.ts",
-  "web-espruino-write-real-esptool.test.ts",
+  "upload-serial-pty-espruino.test.ts",
+  "web-espruino-install-real-esptool.test.ts",
   "web-device-upload-over-fake-serial.test.ts",
   "bundle-build-from-any-directory.test.ts",
   "web-simulator-pet-survives-reload.test.ts",
-  "flash-serial-auto-pick.test.ts",
+  "upload-serial-auto-pick.test.ts",
   "build-cache-keyed-by-content.test.ts",
   "web-backups-and-file-view-offline.test.ts",
   "bundle-transpile-matches-program-emit.test.ts",

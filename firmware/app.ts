@@ -10,6 +10,13 @@
  *
  * The running pet (runningPet.ts) owns all state and every change to it; around it, store.ts gets
  * at the flash, display.ts draws, petConsole.ts and buttonAndLed.ts let the owner act on it.
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  */
 import type { World } from "../src/core/types";
 import type { PetEnv } from "../src/platform/env";

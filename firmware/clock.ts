@@ -9,7 +9,7 @@
  * plausible: an ESP32 that nobody gave the time to counts from 1970, which must read as "unknown" (0).
  */
 
-import { ABSENCE_CLAMP_MS } from "../src/save/layout";
+import { absenceMs } from "../src/save/codec";
 
 /** The longest step one tick may add. A tick is due every second; a minute covers any stall. */
 export const MAX_TICK_DELTA_MS = 60000;
@@ -25,9 +25,9 @@ export const WALL_CLOCK_MAX_MS = 4102444800000;
  * a minute. NaN or infinities (a broken clock) add nothing.
  */
 export function tickDeltaMs(seconds: number): number {
-  if (typeof seconds !== "number" || !(seconds > 0)) return 0; // negative, zero and NaN
-  const ms = Math.round(seconds * 1000);
-  return ms > MAX_TICK_DELTA_MS ? MAX_TICK_DELTA_MS : ms;
+  // One expression (negative, zero and NaN fail `> 0`), so that the build writes it into its one
+  // caller, RunningPet.advance_, without a call.
+  return seconds > 0 ? Math.min(Math.round(seconds * 1000), MAX_TICK_DELTA_MS) : 0;
 }
 
 /** True when `ms` looks like a real date: WALL_CLOCK_MIN_MS <= ms < WALL_CLOCK_MAX_MS. */
@@ -35,21 +35,25 @@ export function isPlausibleWallClock(ms: number): boolean {
   return typeof ms === "number" && ms >= WALL_CLOCK_MIN_MS && ms < WALL_CLOCK_MAX_MS;
 }
 
-/** The wall clock in whole ms when plausible, else 0 ("no absolute time", as the save format says). */
+/**
+ * The wall clock in whole ms when plausible, else 0 ("no absolute time", as the save format says).
+ * The firmware reads it at every save (RunningPet.wallNow_, its one caller in the bundle, which the
+ * build writes it into), so isPlausibleWallClock is written out here rather than called;
+ * test/firmware-clock-clamp.test.ts holds the two equal.
+ */
 export function wallClockMs(dateNowMs: number): number {
-  return isPlausibleWallClock(dateNowMs) ? Math.floor(dateNowMs) : 0;
+  return typeof dateNowMs === "number" && dateNowMs >= WALL_CLOCK_MIN_MS && dateNowMs < WALL_CLOCK_MAX_MS ? Math.floor(dateNowMs) : 0;
 }
 
 /**
  * The absence to add when the wall clock becomes known only after boot (SNTP connects a few seconds
  * after the pet was restored with an unknown clock). The device booted at `wallNowMs - uptimeMs`;
- * the time away is that minus the restored save's stamp, clamped to 0..ABSENCE_CLAMP_MS as a restore
- * would. `uptimeMs` is the sum of the clamped loop steps, so it may include up to one
- * MAX_TICK_DELTA_MS for the step in which the clock was set: the estimate errs by at most a minute.
+ * the time away is the format's (src/save/codec.ts absenceMs) from the restored save's stamp to
+ * then, as a restore at that moment would have added it. `uptimeMs` is the sum of the clamped loop
+ * steps, so it may include up to one MAX_TICK_DELTA_MS for the step in which the clock was set: the
+ * estimate errs by at most a minute.
  */
 export function lateAbsenceMs(savedAtMs: number, wallNowMs: number, uptimeMs: number): number {
-  if (!(savedAtMs > 0) || !isPlausibleWallClock(wallNowMs)) return 0;
-  const away = Math.floor(wallNowMs) - uptimeMs - savedAtMs;
-  if (!(away > 0)) return 0;
-  return away > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : away;
+  if (!isPlausibleWallClock(wallNowMs)) return 0;
+  return absenceMs(savedAtMs, Math.floor(wallNowMs) - uptimeMs);
 }

@@ -2,6 +2,13 @@
  * The `pet` console object: what the owner can type (pet.status(), pet.hatch("Rex"), ...) and what
  * the button calls. Each method catches what it calls and prints one line, so nothing typed can stop
  * the pet; storage problems come back as status strings.
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  */
 import { nameFromString, utf8Decode } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";

@@ -6,6 +6,7 @@ import type { World } from "../src/core/types";
 import { nameForDisplay } from "../src/core/name";
 import { u64ToDecimal } from "../src/core/u64";
 import { activityName, expressionName } from "../src/save/payloadJson";
+import { STORAGE_ERROR, type SaveOutcome } from "./store";
 
 /**
  * "Pip: playing, happy, updates 57" plus ", saved" (or ", save failed: x") when a save just ran.
@@ -32,4 +33,16 @@ export function errorText(e: unknown): string {
     if (typeof o.message === "string") return (typeof o.name === "string" ? o.name + ": " : "") + o.message;
   }
   return String(e);
+}
+
+/**
+ * A failed save's outcome as the console says it: the status alone ("paused", "bad-name"), the
+ * status and the storage's words in brackets ("verify-failed (the payload did not program ...)"), or
+ * a broken store's error after its status ("storage-error Error: ..."). Built only when it is said;
+ * a save that went through is just "ok".
+ */
+export function saveOutcomeText(o: SaveOutcome): string {
+  const status = o.status;
+  if (o.message === "") return status;
+  return status === STORAGE_ERROR ? status + " " + o.message : status + " (" + o.message + ")";
 }

@@ -8,9 +8,12 @@
  * Nothing the owner types or the flash holds may stop the pet: storage problems are statuses,
  * printed as lines, never exceptions, and the loop step catches whatever it calls.
  *
- * Every member's name ends in "_": the build shortens such names to one or two characters, and the
- * interpreter reads every character of a name each time a path uses it (the class is internal to
- * the bundle; the console object and the app object around it keep their public names).
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  *
  * On the device this class is the hot path (a tick every second, a save on every press), so its
  * methods are few and do their work in place: on Espruino every call re-reads the callee's text, and
@@ -18,22 +21,23 @@
  * interpreter"). The pure rules live beside it: savePolicy.ts (when to save), clock.ts (what the
  * clocks are worth), report.ts (the words).
  */
-import { createWorld } from "../src/core/world";
+import { createWorld, isValidName } from "../src/core/world";
 import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
-import { isValidName, nameForDisplay, nameFromString } from "../src/core/name";
-import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, TWO_POW_32, type U64 } from "../src/core/u64";
+import { nameForDisplay, nameFromString } from "../src/core/name";
+import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
-import { saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
+import { addTimeAway, saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import type { PetEnv } from "../src/platform/env";
 import type { PetBoard } from "./board";
-import { openPetStore, type PetStore, type Restored } from "./store";
+import type { LogStatus } from "../src/storage/slotLog";
+import { openPetStore, STORAGE_ERROR, type PetStore, type Restored, type SaveOutcome } from "./store";
 import { misfitCode, misfitWords, regionMisfit } from "../src/boards/regionFit";
 import type { PetDisplay } from "./display";
 import type { PictureChange } from "./face";
-import { lateAbsenceMs, MAX_TICK_DELTA_MS, WALL_CLOCK_MAX_MS, WALL_CLOCK_MIN_MS, wallClockMs } from "./clock";
+import { lateAbsenceMs, MAX_TICK_DELTA_MS, tickDeltaMs, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveState } from "./savePolicy";
-import { errorText, statusLine } from "./report";
+import { errorText, saveOutcomeText, statusLine } from "./report";
 
 export const FALLBACK_PET_NAME = "Pip";
 
@@ -64,7 +68,7 @@ export const RESTORE_RETRY_MS = 60000;
 export const SAVING_PAUSED = "paused";
 
 /** The storage's status for a save whose commit mark was written but not confirmed (slotLog.ts). */
-const COMMIT_UNKNOWN = "commit-unknown";
+const COMMIT_UNKNOWN: LogStatus = "commit-unknown";
 /** How a boot line that hatched the default pet without storage ends. */
 const NOT_SAVED = " (not saved)";
 
@@ -216,11 +220,13 @@ export class RunningPet {
     return this.savedAt_;
   }
 
-  /** The wall clock in ms, or 0 while it is not plausible (see clock.ts). */
+  /**
+   * The wall clock in ms, or 0 while it is not plausible: clock.ts wallClockMs, whose one caller in
+   * the bundle this is (the build writes it in here: every save and export reads the clock).
+   */
   wallNow_(): number {
-    // clock.ts wallClockMs, written out: every save and export reads the clock.
     const ms = this.env_.dateNow();
-    return typeof ms === "number" && ms >= WALL_CLOCK_MIN_MS && ms < WALL_CLOCK_MAX_MS ? Math.floor(ms) : 0;
+    return wallClockMs(ms);
   }
 
   // ---- Boot -----------------------------------------------------------------------------------
@@ -265,9 +271,9 @@ export class RunningPet {
       if (noSaveOfOurs(r.status)) {
         // Write the new pet so that the next boot restores it; a failure joins the boot line.
         this.saves_.dirty = true;
-        const status = this.writeSave_();
+        const saved = this.writeSave_();
         const line = r.line + ", hatched " + nameForDisplay(this.defaultName_);
-        return status === "ok" ? line : line + "; first save failed: " + status;
+        return saved.status === "ok" ? line : line + "; first save failed: " + saveOutcomeText(saved);
       }
       return this.pauseSaving_(r.line);
     } catch (e) {
@@ -387,9 +393,10 @@ export class RunningPet {
     const now = time === undefined ? this.env_.getTime() : time; // the tick passes the one it read
     let delta = 0;
     if (typeof now === "number" && now === now) {
-      // clock.ts tickDeltaMs, written out: rounded ms, 0 for a clock set backwards, at most a minute.
+      // clock.ts tickDeltaMs (rounded ms, 0 for a clock set backwards, at most a minute); this is
+      // its one caller in the bundle, which the build writes it into.
       const seconds = now - this.lastTime_;
-      if (seconds > 0) delta = Math.min(Math.round(seconds * 1000), MAX_TICK_DELTA_MS);
+      delta = tickDeltaMs(seconds);
       this.lastTime_ = now;
     }
     this.uptime_ += delta;
@@ -433,11 +440,17 @@ export class RunningPet {
   /**
    * One loop step. The idle step when a full step would only add the time to the world clock and
    * count the update: the time since the last tick is at least half a millisecond (a rounded delta
-   * of 1 or more), under advance_'s clamp, and less than what noteQuiet_ left (idleMs_). Then it
-   * does exactly that in a few statements written into this method: on the device this runs every
-   * second, and on Espruino each statement, and each call, costs about 30 000 instructions.
-   * Otherwise (having changed nothing) the full step runs (tickFully_: advance, pay an owed absence,
-   * retry a paused restore, save if due, show), which ends by noting the new idle stretch.
+   * of 1 or more), under advance_'s clamp, and less than what noteQuiet_ left (idleMs_, from the
+   * Core's quietUntil). Then it does exactly that in a few statements written into this method: on
+   * the device this runs every second, and on Espruino each statement, and each call, costs about
+   * 30 000 instructions (the Core's update written as a function of its own and inlined by the build
+   * cost the idle step 6% more, for the arguments terser binds). Otherwise (having changed nothing)
+   * the full step runs (tickFully_, right below: advance, pay an owed absence, retry a paused
+   * restore, save if due, show), which ends by noting the new idle stretch.
+   *
+   * The idle step is the fast form of that full step: test/firmware-idle-step-agrees.test.ts holds
+   * the two equal over random runs (fast-check), and test/core-tick-world.test.ts the Core's fast
+   * step (tickWorld) to updateWorld.
    */
   tick_(): void {
     try {
@@ -484,28 +497,14 @@ export class RunningPet {
     return "ok";
   }
 
-  /** Adds `ms` (at most the absence clamp) to the world clock; false when the clock is at its end. */
-  private addTimeAway_(ms: number): boolean {
-    const e = this.world_.elapsed;
-    let lo = e.lo + ms;
-    let hi = e.hi;
-    if (lo >= TWO_POW_32) {
-      lo -= TWO_POW_32;
-      hi++;
-    }
-    if (hi >= TWO_POW_32) return false;
-    this.world_.elapsed = { hi: hi, lo: lo };
-    return true;
-  }
-
   /** Adds the absence a boot without a wall clock could not, once the clock is known (see clock.ts). */
   private payOwedAbsence_(): void {
-    const now = this.env_.dateNow();
-    if (wallClockMs(now) === 0) return; // still unknown: keep waiting
-    const away = lateAbsenceMs(this.owedAbsenceSince_, now, this.uptime_);
+    const wall = this.wallNow_();
+    if (wall === 0) return; // still unknown: keep waiting
+    const away = lateAbsenceMs(this.owedAbsenceSince_, wall, this.uptime_);
     this.owedAbsenceSince_ = 0;
     if (away === 0) return;
-    if (!this.addTimeAway_(away)) return; // the world clock is at its end; a restore would have refused too
+    if (!addTimeAway(this.world_, away)) return; // the world clock is at its end; a restore would have refused too
     this.saves_.dirty = true;
     this.print_("wall clock now known: added " + Math.round(away / 1000) + " s away");
   }
@@ -522,7 +521,7 @@ export class RunningPet {
     const ranFor = this.uptime_;
     const r = this.restoreNewest_();
     if (r.status !== "ok") return; // still unreadable: the boot line said so, stay quiet
-    if (r.wall === 0) this.addTimeAway_(ranFor > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : ranFor);
+    if (r.wall === 0) addTimeAway(this.world_, Math.min(ranFor, ABSENCE_CLAMP_MS));
     this.pausedReason_ = "";
     noteSaveAttempt(this.saves_, this.uptime_, true); // the restored save is the last save: nothing is due
     this.print_("save readable again: " + r.line + "; saving resumed");
@@ -551,41 +550,49 @@ export class RunningPet {
     return saveWorld(this.world_, this.saveStamp_());
   }
 
-  /** Encodes and writes the world now and notes the outcome. Returns "ok" or why not; never prints. */
-  private writeSave_(): string {
+  /** Encodes and writes the world now and notes the outcome, which it answers; never prints. */
+  private writeSave_(): SaveOutcome {
     this.idleMs_ = 0;
-    if (this.pausedReason_ !== "") return SAVING_PAUSED;
+    if (this.pausedReason_ !== "") return { status: SAVING_PAUSED, message: "" };
     const stamp = this.saveStamp_();
     const encoded = saveWorld(this.world_, stamp);
-    let status: string = encoded.status;
-    if (encoded.bytes !== null) {
-      if (this.store_ === null) status = this.noStore_;
-      else {
-        try {
-          status = this.store_.save(encoded.bytes);
-        } catch (e) {
-          status = "storage-error " + errorText(e);
-        }
+    let outcome: SaveOutcome;
+    if (encoded.bytes === null) outcome = { status: encoded.status, message: "" };
+    else if (this.store_ === null) outcome = { status: this.noStore_, message: "" };
+    else {
+      try {
+        outcome = this.store_.save(encoded.bytes);
+      } catch (e) {
+        outcome = { status: STORAGE_ERROR, message: errorText(e) };
       }
     }
+    const status = outcome.status;
     noteSaveAttempt(this.saves_, this.uptime_, status === "ok");
     if (status === "ok") this.savedAt_ = u64FromNumber(stamp) || U64_ZERO;
-    else if (status.indexOf(COMMIT_UNKNOWN) === 0) {
+    else if (status === COMMIT_UNKNOWN) {
       // The next boot may return this save or the one before: ask for another, so the loop writes it
       // once the retry gap has passed even if nothing else would (pet.save() asks for no save of its
       // own, and a pet that changes nothing is never periodically saved). Its success is the newest.
       this.saves_.requested = COMMIT_UNKNOWN;
       this.saves_.dirty = true;
     }
-    return status;
+    return outcome;
   }
 
-  /** Writes the world now and says how it went (the status line, or the panel plus failures). */
+  /**
+   * Writes the world now and says how it went (the status line, or the panel plus failures); answers
+   * what the console says of it ("ok", or the outcome's text).
+   */
   saveAndReport_(): string {
-    const status = this.writeSave_();
-    if (status === SAVING_PAUSED) this.refresh_("not saved: saving paused (" + START_OVER + ")");
-    else this.refresh_(status === "ok" ? "saved" : "save failed: " + status);
-    return status;
+    const saved = this.writeSave_();
+    const status = saved.status;
+    if (status === "ok") {
+      this.refresh_("saved");
+      return status;
+    }
+    const text = saveOutcomeText(saved);
+    this.refresh_(status === SAVING_PAUSED ? "not saved: saving paused (" + START_OVER + ")" : "save failed: " + text);
+    return text;
   }
 
   /** pet.save(): the world brought up to now, then written. */

@@ -4,11 +4,19 @@
  * region (docs/storage.md), calling the device's require("Flash") directly: the log turns its
  * throws into statuses, and its address arithmetic, which the simulator's sweeps check against the
  * region's bounds, never leaves the region.
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  */
 import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";
-import { loadWorld, type LoadResult } from "../src/save/codec";
-import type { RawFlash } from "../src/platform/env";
+import { isLoadablePayload, loadWorld, type LoadResult } from "../src/save/codec";
+import type { World } from "../src/core/types";
+import type { EspruinoFlash } from "../src/storage/flash";
 
 export interface Restored {
   /**
@@ -30,11 +38,26 @@ export interface Restored {
   skipped: number;
 }
 
+/**
+ * How a save went, as a value: its status ("ok"; the slot log's, such as "verify-failed" or
+ * "commit-unknown"; the codec's for a world it refuses; "paused"; why there is no store) and, for a
+ * failure the storage explained, its words ("" when there are none). The slot log's LogResult is
+ * one, handed on as it is. The console's text for it is report.ts saveOutcomeText: the only place an
+ * outcome becomes a string, and nothing reads a string back.
+ */
+export interface SaveOutcome {
+  status: string;
+  message: string;
+}
+
+/** The status of a save whose store threw (the slot log never does; a broken store might). */
+export const STORAGE_ERROR = "storage-error";
+
 export interface PetStore {
   /** The newest usable save, loaded at wall clock `wallNowMs` (0 or absent: unknown, no absence added). */
   restore(wallNowMs?: number): Restored;
-  /** Writes the payload as the newest save: "ok" or a storage status (plus its explanation). */
-  save(payload: Uint8Array): string;
+  /** Writes the payload as the newest save: the slot log's answer, status "ok" or why not. */
+  save(payload: Uint8Array): SaveOutcome;
 }
 
 export interface OpenedStore {
@@ -74,42 +97,45 @@ class SlotStore implements PetStore {
   /** The wall clock of the restore in progress: the check below is the boot's one decode. */
   private checkWall_: number;
 
-  constructor(layout: RegionLayout, raw: RawFlash, pageSize: number) {
+  constructor(layout: RegionLayout, raw: EspruinoFlash, pageSize: number) {
     this.checkWall_ = 0;
     // The log's validity check, bound (natively) to this store.
     this.log_ = openSlotLog(layout, raw, pageSize, this.loadedOrNull_.bind(this) as (payload: Uint8Array) => object);
   }
 
   /**
-   * The slot log's validity check, which is also the boot's decode: it answers the decoded save,
+   * The slot log's validity check, which is also the boot's one decode: it answers the decoded save,
    * which the log hands back with the payload. Which save is picked must not depend on when the
-   * device boots, so a payload is accepted when the codec accepts it judged WITHOUT a wall clock; a
-   * save that passes the CRC but that this firmware cannot read (an unknown activity, say) is passed
-   * over for the one before it. The decode is done with the boot's clock, though: in the usual case
-   * the stored since stamps are then checked against the stored clock (the loaded clock less the
-   * absence added, at most seven days, so the subtraction is exact) instead of decoding again; only
-   * a payload the clock makes unusable (clock-overflow) is decoded a second time, without it, to
-   * tell a readable save refused now from a bad one.
+   * device boots, so a payload is accepted when the codec accepts it judged WITHOUT a wall clock
+   * (src/save/codec.ts isLoadablePayload); a save that passes the CRC but that this firmware cannot
+   * read (an unknown activity, say) is passed over for the one before it. The decode is done with
+   * the boot's clock, though, and isLoadablePayload answered from it: a save loaded with time away
+   * added passes without a clock when its since stamps lie within the stored clock (the loaded one
+   * less the time away, at most seven days, so one borrow at most: the world's since-stamp rule, at
+   * that clock); one loaded without time away already passed at it. Only a payload the clock makes
+   * unusable (clock-overflow) is decoded a second time, without it, to tell a readable save refused
+   * now from a bad one. test/codec-time-away-agrees.test.ts holds this to isLoadablePayload.
    */
   private loadedOrNull_(payload: Uint8Array): LoadResult | null {
-    const checkWall = this.checkWall_;
-    const r = loadWorld(payload, checkWall);
-    if (r.status === "ok" && r.world !== null) {
-      if (checkWall === 0) return r;
-      const w = r.world;
+    const wall = this.checkWall_;
+    const r = loadWorld(payload, wall);
+    if (r.status === "ok") {
+      const away = r.absenceMs;
+      if (away === 0) return r;
+      const w = r.world as World;
       let hi = w.elapsed.hi;
-      let lo = w.elapsed.lo - r.absenceMs;
+      let lo = w.elapsed.lo - away;
       if (lo < 0) {
         lo += 4294967296;
         hi--;
       }
-      const a = w.activitySince;
-      const e = w.expressionSince;
-      if (a.hi > hi || (a.hi === hi && a.lo > lo) || e.hi > hi || (e.hi === hi && e.lo > lo)) return null;
-      return r;
+      // sinceStampsWithin(w, hi, lo) (src/core/world.ts), written out: the boot runs this for every
+      // save it checks, and a call costs it a call's worth.
+      const as = w.activitySince;
+      const es = w.expressionSince;
+      return as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo) ? null : r;
     }
-    if (checkWall === 0 || loadWorld(payload, 0).status !== "ok") return null;
-    return r; // readable, but refused at this clock: the boot reports it rather than going back
+    return wall !== 0 && isLoadablePayload(payload) ? r : null; // readable, but refused at this clock: the boot reports it rather than going back
   }
 
   restore(wallNowMs?: number): Restored {
@@ -124,9 +150,8 @@ class SlotStore implements PetStore {
     return { loaded: null, status: r.status, reason: words + " (" + r.message + ")", skipped: 0 };
   }
 
-  save(payload: Uint8Array): string {
-    const r = this.log_.save(payload);
-    return r.status === "ok" ? "ok" : r.status + " (" + r.message + ")";
+  save(payload: Uint8Array): SaveOutcome {
+    return this.log_.save(payload);
   }
 }
 
@@ -135,7 +160,7 @@ class SlotStore implements PetStore {
  * ESP32), laid out as `layout` (the board's petLayout, which must describe `region`). Nothing is
  * read until restore() or save().
  */
-export function openPetStore(raw: RawFlash, region: { address: number; size: number; pageSize: number }, layout: RegionLayout): OpenedStore {
+export function openPetStore(raw: EspruinoFlash, region: { address: number; size: number; pageSize: number }, layout: RegionLayout): OpenedStore {
   // The build refuses a region without a layout; a board put together by hand may still lack one.
   if (!layout || layout.address !== region.address || layout.size !== region.size || layout.sectorSize !== region.pageSize) {
     return { store: null, status: "bad-config (no slot-log layout for this region)" };

@@ -1,16 +1,33 @@
 #!/usr/bin/env node
 /**
  * `npm run soak`: power cuts on a board that keeps saving, and a check after each that no confirmed
- * save was lost (docs/board-soak.md; the code is src/host/node/soak/). This launcher lets Node load
- * the TypeScript sources through tsx, as bin/pet-save.js does.
+ * save was lost (docs/board-soak.md; the code is src/host/node/soak/, run compiled as pet-save is:
+ * scripts/lib/hostBuild.js). This entry hands it the firmware build for --espruino, build tooling
+ * that src/ does not import (scripts/ sits above it).
  *
  *   npm run soak -- [--port P] [--rounds N] [--cut-with CMD | --manual] [--json]
  *   npm run soak -- --espruino PATH [--rounds N] [--json]
  */
-import { register } from "tsx/esm/api";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildFirmware } from "./lib/build.js";
+import { checkBundle, formatFindings } from "./lib/bundleCheck.js";
+import { freshHostBundle } from "./lib/hostBuild.js";
+import { failUnexpected } from "./lib/processEdges.js";
 
-register();
-const { soakMain } = await import(new URL("../src/host/node/soak/soakMain.ts", import.meta.url).href);
-process.exitCode = await soakMain(process.argv.slice(2));
+/** The firmware for the profile file `profile`, built into `dir` and checked as an upload checks it. */
+async function firmwareFor(profile, dir) {
+  const built = await buildFirmware({ board: profile, outFile: join(dir, "firmware.js") });
+  const findings = checkBundle(built.code);
+  if (findings.length > 0) throw new Error("the bundle uses things Espruino cannot run:\n" + formatFindings(built.code, findings));
+  return built.outFile;
+}
+
+try {
+  const { soakMain } = await import(pathToFileURL(await freshHostBundle("soak")).href);
+  process.exitCode = await soakMain(process.argv.slice(2), undefined, { firmwareFor });
+} catch (e) {
+  failUnexpected("npm run soak", e);
+}
 // The serial port or an interpreter's console may still hold the loop open.
 process.exit(process.exitCode);

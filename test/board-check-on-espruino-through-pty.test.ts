@@ -14,15 +14,14 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEspruino, TELNET_HOST, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { startEspruino, TELNET_HOST, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { portList, ROOT, runNode, startFakeBoard, type FakeBoard } from "./serial-fake-board";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 
-const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 
 function boardCheck(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, [join(ROOT, "scripts", "board-check.ts"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [join(ROOT, "scripts", "board-check.js"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
     );
   });
@@ -30,7 +29,7 @@ function boardCheck(args: string[], env: Record<string, string>): Promise<{ code
 
 describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
-  let board: InterpreterBoard;
+  let board: InterpreterProfile;
   let proc: EspruinoProcess | null = null;
   let bridge: FakeBoard | null = null;
   const env: Record<string, string> = {};
@@ -44,7 +43,7 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-board-check-"));
-    board = await interpreterBoard();
+    board = await loadInterpreterProfile();
     env.PET_SERIAL_LIST = portList(join(dir, "none.json"), []);
     proc = await startEspruino(ESPRUINO!, dir);
     bridge = await startFakeBoard("bridge", join(dir, "bridge.bin"), [TELNET_HOST, proc.port]);
@@ -62,12 +61,12 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ fits: true, region: { free: true }, pet: null, failures: [], ok: false });
     expect(j.region.contents.current.status).toBe("empty");
-    expect(j.skipped).toEqual(["the timings: no pet is running on the board (npm run flash puts it there)"]);
+    expect(j.skipped).toEqual(["the timings: no pet is running on the board (npm run upload puts it there)"]);
     expect(j.timings.petSaveMs).toBeNull();
     // Then the firmware goes up over telnet (quicker than the serial path; flash's own tests cover
     // that), which takes the console from the bridge: a new bridge for the tests after this one.
     await bridge!.stop();
-    const up = await runNode("scripts/flash.js", ["--port", "tcp://127.0.0.1:" + proc!.port, "--bundle", join(dir, "firmware.js")], { BOARD: board.path });
+    const up = await runNode("scripts/upload.js", ["--port", "tcp://127.0.0.1:" + proc!.port, "--bundle", join(dir, "firmware.js")], { BOARD: board.path });
     expect(up.code, up.out).toBe(0);
     bridge = await startFakeBoard("bridge", join(dir, "bridge2.bin"), [TELNET_HOST, proc!.port]);
   }, 120_000);

@@ -11,13 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { portList, ROOT, startFakeBoard } from "./serial-fake-board";
 
-const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 const dir = mkdtempSync(join(tmpdir(), "pet-board-check-usage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function boardCheck(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, [join(ROOT, "scripts", "board-check.ts"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [join(ROOT, "scripts", "board-check.js"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
     );
   });

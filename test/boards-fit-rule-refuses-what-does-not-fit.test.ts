@@ -84,7 +84,7 @@ describe("the rule", () => {
     const fit = boardFit(esp32, { ...ESP32_2V29, version: "2v25" });
     expect(codes({ ...ESP32_2V29, version: "2v25" })).toEqual([FIT.oldVersion]);
     expect(refusalText(fit)).toMatch(/runs Espruino 2v25; .* needs 2v26 or later/);
-    expect(refusalText(fit)).toContain("Putting Espruino on an ESP32");
+    expect(refusalText(fit)).toContain("Installing Espruino on an ESP32");
   });
 
   it("refuses a build that does not leave the region free, listing what it does leave free", () => {

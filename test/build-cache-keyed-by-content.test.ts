@@ -84,7 +84,7 @@ describe("the build cache's key", () => {
 });
 
 /** A stand-in firmware of one line: what is measured here is the cache, so the cheapest build serves. */
-const TINY_ENTRY = join(ROOT, "test", "fixtures", "flash-tiny-entry.ts");
+const TINY_ENTRY = join(ROOT, "test", "fixtures", "upload-tiny-entry.ts");
 
 /** buildFirmware of TINY_ENTRY in a child process with the cache in `dir`: whether it was a hit, and the bundle's hash. */
 function buildInChild(dir: string, board: string): Promise<{ cached: boolean; sha: string }> {

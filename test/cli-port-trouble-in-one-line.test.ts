@@ -42,7 +42,7 @@ function memoryIo(): CliIo & { out: string; err: string } {
 describe("port trouble", () => {
   it.runIf(process.platform === "linux" && existsSync("/sys/dev/char"))("tells a device that is not a serial port from one that may be", () => {
     expect(notSerialPortReason("/dev/null")).toBe(
-      "/dev/null is not a serial port (a mem device): name the board's port, e.g. /dev/ttyUSB0 (`npm run flash -- --list` lists them)",
+      "/dev/null is not a serial port (a mem device): name the board's port, e.g. /dev/ttyUSB0 (`npm run upload -- --list` lists them)",
     );
     expect(notSerialPortReason("/dev/zero")).toMatch(/^\/dev\/zero is not a serial port/);
     expect(notSerialPortReason("/dev/tty")).toBeNull(); // a terminal: the uploader finds out the rest
@@ -53,7 +53,7 @@ describe("port trouble", () => {
   it("reads the cause and the advice out of the uploader's crash, and leaves other output alone", () => {
     expect(uploaderCrash(DEV_NULL_CRASH, "/dev/null")).toBe(
       "the espruino uploader failed on /dev/null: Inappropriate ioctl for device setting custom baud rate of 115200; " +
-        "it is not a serial port: name the board's port (`npm run flash -- --list` lists them)",
+        "it is not a serial port: name the board's port (`npm run upload -- --list` lists them)",
     );
     const busy = DEV_NULL_CRASH.replace("Error: Error: Inappropriate ioctl for device setting custom baud rate of 115200", "Error: Error Resource temporarily unavailable Cannot lock port");
     expect(uploaderCrash(busy, "/dev/ttyUSB0")).toMatch(/another program has the port open/);
@@ -72,7 +72,7 @@ describe("port trouble", () => {
   it.runIf(process.platform === "linux" && existsSync("/sys/dev/char"))("pull --port /dev/null is one line and status 1, the uploader never started", async () => {
     const io = memoryIo();
     expect(await main(["pull", "--port", "/dev/null", "-o", "/tmp/never-written.bin"], io)).toBe(1);
-    expect(io.err).toBe("/dev/null is not a serial port (a mem device): name the board's port, e.g. /dev/ttyUSB0 (`npm run flash -- --list` lists them)\n");
+    expect(io.err).toBe("/dev/null is not a serial port (a mem device): name the board's port, e.g. /dev/ttyUSB0 (`npm run upload -- --list` lists them)\n");
     expect(existsSync("/tmp/never-written.bin")).toBe(false);
   });
 

@@ -11,18 +11,18 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openConsole, startEspruino, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { openConsole, startEspruino, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { main } from "../src/host/node/cli";
 import type { RegionJson } from "../src/host/node/cli/inspect";
 import { memoryIo, petPayload, rotten } from "./region-tools-fixtures";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 
 const ROOT = join(__dirname, "..");
 
 describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
   let proc: EspruinoProcess | null = null;
-  let board: InterpreterBoard;
+  let board: InterpreterProfile;
   let PORT = "";
   let BOARD = "";
 
@@ -30,7 +30,7 @@ describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build " + NEEDS_ES
     return new Promise((resolve) => {
       execFile(
         process.execPath,
-        [join(ROOT, "scripts", "flash.js"), "--port", PORT, "--bundle", join(dir, "firmware.js")],
+        [join(ROOT, "scripts", "upload.js"), "--port", PORT, "--bundle", join(dir, "firmware.js")],
         { cwd: ROOT, env: { ...process.env, BOARD }, timeout: 90_000 },
         (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
       );
@@ -48,7 +48,7 @@ describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build " + NEEDS_ES
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-pull-espruino-"));
-    board = await interpreterBoard();
+    board = await loadInterpreterProfile();
     BOARD = board.path;
     proc = await startEspruino(ESPRUINO!, dir);
     PORT = "tcp://127.0.0.1:" + proc.port;

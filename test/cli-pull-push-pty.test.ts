@@ -1,5 +1,5 @@
 /**
- * `pet-save pull` and `push` find the board and use a named port the way `npm run flash` does,
+ * `pet-save pull` and `push` find the board and use a named port the way `npm run upload` does,
  * over a real serial device: a pty with a scripted Espruino console (or a silent one) on the far
  * side. The machine's port list is stubbed at its boundary (env PET_SERIAL_LIST).
  */

@@ -13,7 +13,7 @@ import { bytesToHex } from "../src/core/hex";
 import { main } from "../src/host/node/cli";
 import { parsePullOutput, pullProgram, pullWith } from "../src/host/node/cli/pull";
 import { payloadToPush, parsePushOutput, pushWith } from "../src/host/node/cli/push";
-import { readBoard, BOARDS_DIR } from "../src/host/node/cli/regionFile";
+import { readProfile, BOARDS_DIR } from "../src/host/node/cli/regionFile";
 import type { DeviceConsole } from "../src/host/node/cli/deviceConsole";
 import { createEspruinoE } from "../src/host/emulator/espruinoE";
 import { createFlashModule } from "../src/host/emulator/flashModule";
@@ -25,7 +25,7 @@ import { cleanImage, foreignImage, memoryIo, petPayload, rotten, tempDir, tornIm
 const dir = tempDir("pet-pull-push-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const esp32 = readBoard(join(BOARDS_DIR, "esp32.json"));
+const esp32 = readProfile(join(BOARDS_DIR, "esp32.json"));
 const REGION = esp32.profile.petRegion; // 0x310000, 64 KiB, 4 KiB pages
 
 /** An ESP32's flash window holding a pet log with a few saves. */

@@ -4,7 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isValidName, nameForDisplay, nameFromString, nameToString, utf8Decode, utf8Encode } from "../src/core/name";
+import { nameForDisplay, nameFromString, nameToString, utf8Decode, utf8Encode } from "../src/core/name";
+import { isValidName } from "../src/core/world";
 import { createWorld } from "../src/core/world";
 import { statusLine } from "../firmware/report";
 

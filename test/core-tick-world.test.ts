@@ -117,3 +117,4 @@ describe("quietUntil: below it an update without an event only moves the clock a
     expect(changes).toBe(2000);
   });
 });
+

@@ -20,7 +20,7 @@ import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { createEspruinoHost } from "../src/host/node/sim/espruinoHost";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import type { BoardProfile } from "../src/boards/boardProfile";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";
 
 const PROBE = join(ROOT, "test", "fixtures", "emulator-probe-entry.ts");
 
@@ -64,7 +64,7 @@ describe.skipIf(!ESPRUINO)("the emulation agrees with the interpreter " + NEEDS_
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-emulator-probe-"));
     // The interpreter's own profile with the ESP32 profile's panel, button and LED, as the bench does.
-    const base = (await interpreterBoard()).profile;
+    const base = (await loadInterpreterProfile()).profile;
     const esp32 = JSON.parse(readFileSync(join(ROOT, "boards", "esp32.json"), "utf8")) as BoardProfile;
     const profile: BoardProfile = { ...base, name: base.name + " with the ESP32's panel", display: esp32.display, button: esp32.button, led: esp32.led };
     const boardFile = join(dir, "board.json");

@@ -3,14 +3,18 @@
  * the words that say how to get one.
  *
  * The tests that run the firmware on Espruino's Linux build are skipped without ESPRUINO, and the
- * global setup (test/global-setup.ts) then says so in one line with the way to get an interpreter.
+ * global setup (test/espruino-global-setup.ts) then says so in one line with the way to get an interpreter.
  * CI builds the ESP32-like interpreter of ../shared/espruino and sets ESPRUINO (.ci/run), so there
  * they always run. Which profile a test builds for depends on the build: BOARD LINUX_ESP32 (the kit,
  * the ESP32's own flash offsets) takes boards/linux-esp32.json, the stock LINUX build
- * boards/linux.json (scripts/lib/espruinoLinux.js, interpreterProfile).
+ * boards/linux.json (src/host/node/interpreter/espruinoLinux.ts, interpreterProfile).
  */
 import { readFileSync } from "node:fs";
-import { interpreterProfile } from "../scripts/lib/espruinoLinux.js";
+import { join } from "node:path";
+import { buildFirmware } from "../scripts/lib/build.js";
+import { checkBundle, formatFindings } from "../scripts/lib/bundleCheck.js";
+import { interpreterProfile } from "../src/host/node/interpreter/espruinoLinux";
+import { FLASH_START, type InterpreterBoard } from "../src/host/node/interpreter/interpreterBoard";
 import type { BoardProfile } from "../src/boards/boardProfile";
 
 export const ESPRUINO = process.env.ESPRUINO;
@@ -23,19 +27,29 @@ export const HOW_TO_GET_ESPRUINO =
 /** The suffix of every interpreter test's describe(), which a skipped run lists. */
 export const NEEDS_ESPRUINO = "(needs ESPRUINO)";
 
-export interface InterpreterBoard {
-  /** The profile file's absolute path (BOARD for scripts/flash.js, --board for pet-save). */
+/** The board profile of the interpreter in ESPRUINO, and where that build maps its flash file. */
+export interface InterpreterProfile {
+  /** The profile file's absolute path (BOARD for scripts/upload.js, --board for pet-save). */
   path: string;
   profile: BoardProfile;
-  /** Where the build maps its flash file: address X of the profile is byte X - FLASH_START of espruino.flash. */
+  /** Where the build maps its flash file: address X of the profile is byte X - flashStart of espruino.flash. */
   flashStart: number;
 }
 
-/** Both Linux builds map their flash file at this address. */
-export const LINUX_FLASH_START = 0x10000000;
-
 /** The board profile for the interpreter in ESPRUINO. */
-export async function interpreterBoard(): Promise<InterpreterBoard> {
+export async function loadInterpreterProfile(): Promise<InterpreterProfile> {
   const path = await interpreterProfile(ESPRUINO!);
-  return { path, profile: JSON.parse(readFileSync(path, "utf8")) as BoardProfile, flashStart: LINUX_FLASH_START };
+  return { path, profile: JSON.parse(readFileSync(path, "utf8")) as BoardProfile, flashStart: FLASH_START };
+}
+
+/**
+ * The firmware for the profile file `profile`, built into the board's folder and checked as the
+ * upload checks it, then uploaded to `board` the way `npm run upload` does (the board asked what it is
+ * first); { code, out } as board.upload answers.
+ */
+export async function uploadFirmware(board: InterpreterBoard, profile: string): Promise<{ code: number; out: string }> {
+  const built = await buildFirmware({ board: profile, outFile: join(board.dir, "firmware.js") });
+  const findings = checkBundle(built.code);
+  if (findings.length > 0) return { code: 1, out: formatFindings(built.code, findings) };
+  return board.upload(built.outFile as string, profile);
 }

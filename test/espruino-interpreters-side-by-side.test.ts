@@ -1,5 +1,5 @@
 /**
- * Several interpreters at once (scripts/lib/espruinoLinux.js with scripts/lib/espruinoShim.c): each
+ * Several interpreters at once (src/host/node/interpreter/espruinoLinux.ts with src/host/node/interpreter/espruinoShim.c): each
  * gets a console port of its own on 127.0.0.1, the fixed 2323 is left alone, and a command sent to
  * one reaches that one only. This is what lets the interpreter test files run in parallel.
  */
@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { espruinoShim, openConsole, portAnswers, startEspruino, TELNET_PORT, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { espruinoShim, openConsole, portAnswers, startEspruino, TELNET_PORT, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { ESPRUINO, NEEDS_ESPRUINO } from "./espruino-interpreter";
 
 describe.skipIf(!ESPRUINO)("interpreters side by side " + NEEDS_ESPRUINO, () => {

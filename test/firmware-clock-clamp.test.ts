@@ -3,6 +3,7 @@
  * nothing and a clock set forwards adds at most a minute. The wall clock counts only when plausible.
  */
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import {
   isPlausibleWallClock,
   MAX_TICK_DELTA_MS,
@@ -87,5 +88,17 @@ describe("the loop", () => {
     expect(elapsed()).toBe(1000 + 60000);
     env.advance(1000);
     expect(elapsed()).toBe(62000);
+  });
+});
+
+describe("wallClockMs, with isPlausibleWallClock written out", () => {
+  it("is the floored clock exactly when isPlausibleWallClock says so, 0 otherwise", () => {
+    const around = (v: number): fc.Arbitrary<number> => fc.double({ min: v - 2, max: v + 2, noNaN: true });
+    fc.assert(
+      fc.property(fc.oneof(around(WALL_CLOCK_MIN_MS), around(WALL_CLOCK_MAX_MS), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, 0)), (ms) => {
+        expect(wallClockMs(ms)).toBe(isPlausibleWallClock(ms) ? Math.floor(ms) : 0);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -13,6 +13,7 @@ import { bootPet, fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-
 import { createDisplay } from "../firmware/display";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
+import type { DisplayProfile } from "../src/boards/boardProfile";
 
 const graphics = createGraphicsNamespace({ Uint8Array, ArrayBuffer });
 const NAMES = ["Pip", "Rex", "Bartholomew-the-Third", "W", "?????"];
@@ -85,7 +86,7 @@ describe("changedRows covers every pixel a change can touch", () => {
 
 describe("the firmware sends only those pages", () => {
   it("a new activity with the same face goes out as page 7 alone", () => {
-    const DISPLAY = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21" } };
+    const DISPLAY: DisplayProfile = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } };
     const { env, app } = bootPet({ board: { display: DISPLAY }, withDisplayHardware: true });
     const windows = () => env.i2cWrites.filter((w) => w.bytes[0] === 0x00 && w.bytes[1] === 0x21).map((w) => [w.bytes[5], w.bytes[6]]);
     expect(windows()).toEqual([[0, 7]]); // the first frame whole
@@ -111,7 +112,7 @@ describe("the firmware sends only those pages", () => {
   });
 
   it.each([64, 32])("every combination of changed parts goes out as the pages changedRows gives (a %i-row panel)", (height) => {
-    const DISPLAY = { driver: "ssd1306-i2c", width: 128, height: height, address: 0x3c, i2c: { scl: "D22", sda: "D21" } };
+    const DISPLAY: DisplayProfile = { driver: "ssd1306-i2c", width: 128, height: height, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } };
     const env = fakeEnv({ flash: rawFlashOver(newFlash()), withDisplayHardware: true });
     const display = createDisplay(testBoard({ display: DISPLAY }), env, () => {})!;
     const world = createWorld(nameFromString("Pip")!)!;

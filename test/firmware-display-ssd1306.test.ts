@@ -8,8 +8,9 @@ import { Ssd1306 as Ssd1306Model } from "../src/host/emulator/ssd1306";
 import { drawPet } from "../firmware/face";
 import { bootPet, fakeGraphics } from "./firmware-fakes";
 import { EXPRESSION_NAMES } from "../src/core/types";
+import type { DisplayProfile } from "../src/boards/boardProfile";
 
-const DISPLAY = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } };
+const DISPLAY: DisplayProfile = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } };
 
 const started = () => bootPet({ board: { display: DISPLAY }, withDisplayHardware: true });
 

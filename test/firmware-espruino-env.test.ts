@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { envFromGlobals } from "../src/host/espruino/env";
-import type { RawFlash } from "../src/platform/env";
+import type { EspruinoFlash } from "../src/storage/flash";
 
 const g = globalThis as unknown as Record<string, unknown>;
 const installed: string[] = [];
@@ -19,7 +19,7 @@ afterEach(() => {
   installed.length = 0;
 });
 
-const flash: RawFlash = { read: () => new Uint8Array(0), write: () => undefined, erasePage: () => undefined };
+const flash: EspruinoFlash = { read: () => new Uint8Array(0), write: () => undefined, erasePage: () => undefined };
 
 function installBasics(): void {
   install("getTime", () => 12.5);

@@ -7,7 +7,8 @@
  */
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { ESP32_REGION } from "./storage-fixtures";
-import type { GraphicsLike, I2CBus, PetEnv, RawFlash, WatchEvent, WatchOptions } from "../src/platform/env";
+import type { GraphicsLike, I2CBus, PetEnv, WatchEvent, WatchOptions } from "../src/platform/env";
+import type { EspruinoFlash } from "../src/storage/flash";
 import type { PetBoard } from "../firmware/board";
 import { createSlotLog, type SlotLog } from "../src/storage/slotLog";
 import { layoutForRegion } from "../src/storage/regionLayout";
@@ -54,7 +55,7 @@ export function plainSlotLog(sim: NorFlashSim): SlotLog {
 }
 
 /** require("Flash") over the simulator: what the sim reports as a failure is thrown, like a broken driver. */
-export function rawFlashOver(sim: NorFlashSim, counters?: { payloadWrites: number }): RawFlash {
+export function rawFlashOver(sim: NorFlashSim, counters?: { payloadWrites: number }): EspruinoFlash {
   return {
     read(length: number, addr: number): Uint8Array {
       const r = sim.read(length, addr);
@@ -176,7 +177,7 @@ export interface FakeEnv extends PetEnv {
 }
 
 export interface FakeEnvOptions {
-  flash: RawFlash;
+  flash: EspruinoFlash;
   /** Date.now() at start; default 0 (a board nobody gave the time to). */
   wallClockMs?: number;
   /** getTime() at start; default 1000.25 (not a round number, on purpose). */

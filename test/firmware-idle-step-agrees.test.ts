@@ -12,8 +12,9 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { bootPet, type BootedPet } from "./firmware-fakes";
 import { PERIODIC_SAVE_MS } from "../firmware/savePolicy";
+import type { DisplayProfile } from "../src/boards/boardProfile";
 
-const DISPLAY = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21" } };
+const DISPLAY: DisplayProfile = { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } };
 
 type Action =
   | { kind: "tick"; ms: number }

@@ -2,7 +2,7 @@
  * Flash that lies, on Espruino's Linux build: the faults of test/lying-flash-faults.ts (an erase
  * that does nothing, as Espruino's ESP32 port built with ESP-IDF 5 does; a write that does nothing;
  * a write that lands half) injected into the real interpreter's flash file by the LD_PRELOAD shim
- * (scripts/lib/espruinoShim.c, through scripts/lib/interpreterBoard.js), switched on while the
+ * (src/host/node/interpreter/espruinoShim.c, through src/host/node/interpreter/interpreterBoard.ts), switched on while the
  * firmware runs and limited to the pet region. After each: `pet.save()` answers what happened, in
  * the same words as on the simulator (test/storage-lying-flash.test.ts); the flash file's region is
  * readable and its current save is the last one confirmed; after a power cut the firmware restores
@@ -18,13 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FLASH_START, startInterpreterBoard, type InterpreterBoard } from "../scripts/lib/interpreterBoard.js";
-import { readRegion } from "../src/host/files/regionReport";
+import { FLASH_START, startInterpreterBoard, type InterpreterBoard } from "../src/host/node/interpreter/interpreterBoard";
+import { readRegion } from "../src/inspect/regionReport";
 import { loadWorld } from "../src/save/codec";
 import { payloadJson, PAYLOAD_JSON_KEYS, type PayloadJson } from "../src/save/payloadJson";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { createSlotLog } from "../src/storage/slotLog";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard as Profile } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, uploadFirmware, type InterpreterProfile } from "./espruino-interpreter";
 import { LYING_FLASH, type NamedFault } from "./lying-flash-faults";
 import { petPayload } from "./region-tools-fixtures";
 
@@ -39,7 +39,7 @@ const PET = "Keep";
 
 describe.skipIf(!ESPRUINO)("flash that lies, on Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
-  let profile: Profile;
+  let profile: InterpreterProfile;
   let board: InterpreterBoard;
   /** The prepared region: a wrapped log of PET, three slots short of a sector erase. */
   let prepared: Uint8Array;
@@ -67,7 +67,7 @@ describe.skipIf(!ESPRUINO)("flash that lies, on Espruino's Linux build " + NEEDS
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-lying-flash-"));
-    profile = await interpreterBoard();
+    profile = await loadInterpreterProfile();
     const r = region();
     const sim = new NorFlashSim({ size: r.size, pageSize: r.pageSize });
     const log = createSlotLog({ flash: sim, address: 0, size: r.size, sectorSize: r.pageSize, isValidPayload: () => true }).log!;
@@ -76,7 +76,7 @@ describe.skipIf(!ESPRUINO)("flash that lies, on Espruino's Linux build " + NEEDS
     lastPrepared--;
     prepared = sim.image();
     board = await startInterpreterBoard(ESPRUINO!, dir);
-    const up = await board.upload(profile.path);
+    const up = await uploadFirmware(board, profile.path);
     expect(up.code, up.out).toBe(0);
     expect(up.out).toMatch(/no save found: region empty, hatched \w+/);
   }, 120_000);

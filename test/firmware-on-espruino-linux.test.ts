@@ -1,7 +1,7 @@
 /**
  * End to end on Espruino's Linux build: the bundle for the build's profile (boards/linux-esp32.json
  * on the ESP32-like build CI uses, boards/linux.json on the stock one) is uploaded with
- * scripts/flash.js over telnet, boots (hatches) from Storage, saves through the `pet` console,
+ * scripts/upload.js over telnet, boots (hatches) from Storage, saves through the `pet` console,
  * survives a SIGKILL (a power cut for the flash file) and comes back with the same name and at least
  * as many updates; saves that wrap the whole region and a kill in a burst of saves lose nothing.
  *
@@ -12,9 +12,9 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { layoutForRegion } from "../src/storage/regionLayout";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 
 const ROOT = join(__dirname, "..");
 const PET_NAME = "Kiwi";
@@ -28,7 +28,7 @@ function flash(dir: string, port: number, board: string): Promise<{ code: number
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(ROOT, "scripts", "flash.js"), "--port", "tcp://127.0.0.1:" + port, "--bundle", join(dir, "firmware.js")],
+      [join(ROOT, "scripts", "upload.js"), "--port", "tcp://127.0.0.1:" + port, "--bundle", join(dir, "firmware.js")],
       { cwd: ROOT, env: { ...process.env, BOARD: board }, timeout: 90_000 },
       (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
     );
@@ -39,7 +39,7 @@ describe.skipIf(!ESPRUINO)(
   "firmware on Espruino's Linux build " + NEEDS_ESPRUINO,
   () => {
     let dir = "";
-    let board: InterpreterBoard;
+    let board: InterpreterProfile;
     let proc: EspruinoProcess | null = null;
     let con: EspruinoConsole | null = null;
     let saved: PetStatus | null = null;
@@ -47,7 +47,7 @@ describe.skipIf(!ESPRUINO)(
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "pet-espruino-"));
-      board = await interpreterBoard();
+      board = await loadInterpreterProfile();
     });
 
     afterAll(async () => {

@@ -13,7 +13,7 @@ import { bootPet, fakeEnv, newFlash, plainSlotLog, rawFlashOver, REGION, testBoa
 import { startPet } from "../firmware/app";
 import { NOT_SAVING_NOTE } from "../firmware/runningPet";
 import type { PetBoard } from "../firmware/board";
-import type { FlashArea, RawFlash } from "../src/platform/env";
+import type { EspruinoFlash, FlashArea } from "../src/storage/flash";
 import { saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
@@ -38,12 +38,12 @@ interface Board {
  * A flash that answers getFree/getPage as `b` says and records every call in order; the region's
  * reads, writes and erases go to a NorFlashSim.
  */
-function reportingFlash(b: Board): { flash: RawFlash; calls: string[]; sim: ReturnType<typeof newFlash> } {
+function reportingFlash(b: Board): { flash: EspruinoFlash; calls: string[]; sim: ReturnType<typeof newFlash> } {
   const sim = newFlash();
   const inner = rawFlashOver(sim);
   const calls: string[] = [];
   const page = b.pageSize ?? 4096;
-  const flash: RawFlash = {
+  const flash: EspruinoFlash = {
     read: (n, a) => (calls.push("read"), inner.read(n, a)),
     write: (d, a) => (calls.push("write"), inner.write(d, a)),
     erasePage: (a) => (calls.push("erase"), inner.erasePage(a)),

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { buildFirmware } from "../scripts/lib/build.js";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 
 /** Writes `text` into Storage file `name` in pieces (as the uploader does), through `con`. */
 async function writeStorageFile(con: EspruinoConsole, name: string, text: string): Promise<void> {
@@ -26,12 +26,12 @@ async function writeStorageFile(con: EspruinoConsole, name: string, text: string
 
 describe.skipIf(!ESPRUINO)("the region check at boot on Espruino's Linux build " + NEEDS_ESPRUINO, () => {
   let dir = "";
-  let board: InterpreterBoard;
+  let board: InterpreterProfile;
   let proc: EspruinoProcess | null = null;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pet-region-refused-"));
-    board = await interpreterBoard();
+    board = await loadInterpreterProfile();
   });
   afterAll(async () => {
     if (proc) await proc.kill();

@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
 import { REGION, bootPet, fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
 import { layoutForRegion } from "../src/storage/regionLayout";
-import type { RawFlash } from "../src/platform/env";
+import type { EspruinoFlash } from "../src/storage/flash";
 
 /** A require("Flash") whose every call throws. */
-const brokenFlash: RawFlash = {
+const brokenFlash: EspruinoFlash = {
   read() {
     throw new Error("flash on fire");
   },
@@ -52,7 +52,7 @@ describe("a flash adapter that throws", () => {
   });
 
   it("a flash object whose methods are missing is a status, not a crash", () => {
-    const env = fakeEnv({ flash: {} as RawFlash });
+    const env = fakeEnv({ flash: {} as EspruinoFlash });
     const app = startPet(testBoard(), env);
     expect(env.lines.length).toBe(1);
     env.advance(3000);

@@ -1,11 +1,11 @@
 /**
  * The faults a board's flash can have without saying so ("flash that lies", docs/storage.md), named
  * once for both places they are injected: the simulator (src/storage/norFlashSim.ts, injectFailure)
- * and Espruino's Linux build (scripts/lib/espruinoShim.c through scripts/lib/interpreterBoard.js).
+ * and Espruino's Linux build (src/host/node/interpreter/espruinoShim.c through src/host/node/interpreter/interpreterBoard.ts).
  * Each comes with what a failed save answers, which is what `pet.save()` returns and the console
  * prints after "save failed: ": the slot log's status and message, naming the fault.
  */
-import type { FlashFault } from "../scripts/lib/interpreterBoard.js";
+import type { FlashFault } from "../src/host/node/interpreter/interpreterBoard";
 
 export interface NamedFault {
   /** "erase silent": the operation and the mode, as both injectors spell them. */

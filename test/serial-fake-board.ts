@@ -1,7 +1,7 @@
 /**
  * Helpers for the serial tests: a board on the far side of a pty (test/fixtures/fake-board-pty.py),
- * scripts/flash.js run as a person runs it, a stubbed port list (env PET_SERIAL_LIST, the list's
- * boundary in scripts/lib/serialPorts.js), and a replay of what a board received.
+ * scripts/upload.js run as a person runs it, a stubbed port list (env PET_SERIAL_LIST, the list's
+ * boundary in src/host/node/serial/serialPorts.ts), and a replay of what a board received.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 
 export const ROOT = join(__dirname, "..");
-export const TINY_ENTRY = join(ROOT, "test", "fixtures", "flash-tiny-entry.ts");
+export const TINY_ENTRY = join(ROOT, "test", "fixtures", "upload-tiny-entry.ts");
 
 export interface FakeBoard {
   path: string;

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { readRegion } from "../src/host/files/regionReport";
-import { BOARDS_DIR, readBoard } from "../src/host/node/cli/regionFile";
+import { readRegion } from "../src/inspect/regionReport";
+import { BOARDS_DIR, readProfile } from "../src/host/node/cli/regionFile";
 import { loadWorld } from "../src/save/codec";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { checkReadBack, parseSoakLines, type ConfirmedSave } from "../src/host/node/soak/soakProtocol";
@@ -16,7 +16,7 @@ import { rtsCut } from "../src/host/node/soak/powerCuts";
 import type { BoardLink } from "../src/host/node/soak/boardLink";
 import { mustSave, newRegion, petPayload, rotten } from "./region-tools-fixtures";
 
-const board = readBoard(join(BOARDS_DIR, "desktop.json")); // 16 x 4 KiB, as the fixtures' region
+const board = readProfile(join(BOARDS_DIR, "desktop.json")); // 16 x 4 KiB, as the fixtures' region
 
 function status(payload: Uint8Array): PayloadJson {
   const l = loadWorld(payload, 0);

@@ -2,7 +2,7 @@
  * `npm run soak` (docs/board-soak.md) on the stand-in board: Espruino's Linux build behind a
  * pseudo-terminal (test/fixtures/fake-board-pty.py bridging to its console,
  * across restarts), cut by --cut-with (a command that kills and restarts the interpreter through
- * scripts/lib/interpreterBoard.js) or by --manual (the test plays the person who unplugs it).
+ * src/host/node/interpreter/interpreterBoard.ts) or by --manual (the test plays the person who unplugs it).
  * Every round holds: no confirmed save is lost. And the soak can fail: a "cut" that puts an older
  * region back is reported as lost saves with exit status 1; the default RTS cut on a port without
  * modem lines is refused with status 2 and the way out.
@@ -16,15 +16,15 @@ import { createServer, type Server } from "node:net";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FLASH_START, startInterpreterBoard, type InterpreterBoard } from "../scripts/lib/interpreterBoard.js";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO, type InterpreterBoard as Profile } from "./espruino-interpreter";
+import { FLASH_START, startInterpreterBoard, type InterpreterBoard } from "../src/host/node/interpreter/interpreterBoard";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, uploadFirmware, type InterpreterProfile } from "./espruino-interpreter";
 import { portList, startFakeBoard, type FakeBoard } from "./serial-fake-board";
 import { FAST, soak, type SoakJson } from "./soak-fixtures";
 
 describe.skipIf(!ESPRUINO)("npm run soak on the stand-in board " + NEEDS_ESPRUINO, () => {
   describe("the stand-in board: the interpreter behind a pseudo-terminal", () => {
     let dir = "";
-    let profile: Profile;
+    let profile: InterpreterProfile;
     let board: InterpreterBoard;
     let bridge: FakeBoard;
     let server: Server;
@@ -55,9 +55,9 @@ describe.skipIf(!ESPRUINO)("npm run soak on the stand-in board " + NEEDS_ESPRUIN
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "pet-soak-standin-"));
-      profile = await interpreterBoard();
+      profile = await loadInterpreterProfile();
       board = await startInterpreterBoard(ESPRUINO!, dir);
-      const up = await board.upload(profile.path);
+      const up = await uploadFirmware(board, profile.path);
       expect(up.code, up.out).toBe(0);
       const r = profile.profile.petRegion;
       oldRegion = Buffer.from(readFileSync(board.flashFile).subarray(r.address - FLASH_START, r.address - FLASH_START + r.size));

@@ -6,7 +6,7 @@
  * by a save cut at its first write (so the next boot cannot simply see a newer committed save).
  */
 import { describe, expect, it } from "vitest";
-import { Flash, FlashStatus } from "../src/storage/flash";
+import { StatusFlash, FlashStatus } from "../src/storage/flash";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { createSlotLog, SlotLog } from "../src/storage/slotLog";
 import { PAIR, SMALL, Geometry, crcValid, makePayload, newSim, sameBytes } from "./storage-fixtures";
@@ -15,9 +15,9 @@ import { PAIR, SMALL, Geometry, crcValid, makePayload, newSim, sameBytes } from 
  * The flash of `sim` where the `nth` write (0-based, counted from arming) lands completely but then
  * reports a failure, as a status or by throwing: a write the driver complained about that did program.
  */
-function landsThenFails(sim: NorFlashSim, how: "status" | "throw"): { flash: Flash; arm: (nth: number) => void } {
+function landsThenFails(sim: NorFlashSim, how: "status" | "throw"): { flash: StatusFlash; arm: (nth: number) => void } {
   let left = -1;
-  const flash: Flash = {
+  const flash: StatusFlash = {
     pageSize: sim.pageSize,
     read: (n, a) => sim.read(n, a),
     erasePage: (a) => sim.erasePage(a),
@@ -36,12 +36,12 @@ function landsThenFails(sim: NorFlashSim, how: "status" | "throw"): { flash: Fla
   return { flash, arm: (nth) => (left = nth) };
 }
 
-function logOver(flash: Flash, g: Geometry): SlotLog {
+function logOver(flash: StatusFlash, g: Geometry): SlotLog {
   return createSlotLog({ ...g, flash, isValidPayload: crcValid }).log!;
 }
 
 /** Save A cleanly, run save B under `inject`, then cut save C at its very first write and boot. */
-function afterFailedSave(g: Geometry, makeFlash: (sim: NorFlashSim) => { flash: Flash; inject: () => void }) {
+function afterFailedSave(g: Geometry, makeFlash: (sim: NorFlashSim) => { flash: StatusFlash; inject: () => void }) {
   const sim = newSim(g, { strict: true });
   const { flash, inject } = makeFlash(sim);
   const log = logOver(flash, g);
@@ -99,7 +99,7 @@ describe("a save that may have committed says so", () => {
     for (const g of [PAIR, SMALL]) {
       for (let after = 0; after < 8; after++) {
         for (const count of [1, 2, 3]) {
-          const cases: ((sim: NorFlashSim) => { flash: Flash; inject: () => void })[] = [
+          const cases: ((sim: NorFlashSim) => { flash: StatusFlash; inject: () => void })[] = [
             (sim) => ({ flash: sim, inject: () => sim.injectFailure({ op: "read", mode: "status", after, count }) }),
             (sim) => ({ flash: sim, inject: () => sim.injectFailure({ op: "read", mode: "throw", after, count }) }),
             (sim) => ({ flash: sim, inject: () => sim.injectFailure({ op: "write", mode: "status", after, count }) }),

@@ -5,11 +5,11 @@
  * sector holding that save sooner or later; the log must step over it, never erase it.
  */
 import { describe, expect, it } from "vitest";
-import { Flash } from "../src/storage/flash";
+import { StatusFlash } from "../src/storage/flash";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { computeLayout, encodeHeader, markAddress, sectorAddress, slotAddress } from "../src/storage/regionLayout";
 import { createSlotLog } from "../src/storage/slotLog";
-import { StormCut, cutStorm } from "./storage-cut-storm";
+import { StormCut, cutStorm } from "../src/storage/powerCut";
 import { ESP32, Geometry, PAIR, SMALL, TINY, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 
 function slotsIn(g: Geometry): number {
@@ -90,7 +90,7 @@ describe("consecutive cut saves never cost the last committed save", () => {
 });
 
 /** A flash whose payload-sized writes land wrong: only the first `lands` bytes (0: nothing). */
-function payloadsLandPartly(sim: NorFlashSim, payloadLength: number, lands: number): Flash {
+function payloadsLandPartly(sim: NorFlashSim, payloadLength: number, lands: number): StatusFlash {
   return {
     pageSize: sim.pageSize,
     read: (length, address) => sim.read(length, address),

@@ -4,7 +4,7 @@
  * included.
  */
 import { describe, expect, it } from "vitest";
-import { ALL_TEARS, replaySweep } from "./storage-cut-sweep";
+import { ALL_TEARS, replaySweep } from "../src/storage/powerCut";
 import { SMALL, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 
 /** Update counts go 500, 501, ... then a hatch (0, 1, 2 ...), then an import of an old save (3, then 499). */

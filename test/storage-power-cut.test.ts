@@ -4,7 +4,7 @@
  * working after the reboot, including when the first save after a cut is cut again.
  */
 import { describe, expect, it } from "vitest";
-import { ALL_TEARS, forkSweep, replaySweep } from "./storage-cut-sweep";
+import { ALL_TEARS, forkSweep, replaySweep } from "../src/storage/powerCut";
 import { ESP32, SMALL, TINY, makePayload } from "./storage-fixtures";
 
 /** Bound on validity checks per boot after any history of power cuts (docs/storage.md). */

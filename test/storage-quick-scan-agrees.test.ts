@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { createSlotLog, type LogResult, type SlotLog } from "../src/storage/slotLog";
-import { deviceFlash, type DeviceFlash } from "../src/storage/flash";
+import { deviceFlash, type EspruinoFlash } from "../src/storage/flash";
 import { computeLayout, encodeHeader } from "../src/storage/regionLayout";
 import { ESP32, SMALL, type Geometry, crcValid, firstDifference, makePayload, newSim } from "./storage-fixtures";
 
@@ -74,7 +74,7 @@ function build(g: Geometry, plans: SectorPlan[]): NorFlashSim {
  */
 function open(sim: NorFlashSim, g: Geometry, fullOnly: boolean): SlotLog {
   const dev = deviceFlash(sim);
-  const device: DeviceFlash = fullOnly
+  const device: EspruinoFlash = fullOnly
     ? {
         read: (n, a) => {
           return n === 4 ? new Uint8Array([0, 0, 0, 0x80]) : dev.read(n, a);

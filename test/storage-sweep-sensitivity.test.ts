@@ -5,16 +5,16 @@
  * torn payload.
  */
 import { describe, expect, it } from "vitest";
-import { Flash } from "../src/storage/flash";
+import { StatusFlash } from "../src/storage/flash";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import { computeLayout } from "../src/storage/regionLayout";
-import { ALL_TEARS, replaySweep } from "./storage-cut-sweep";
+import { ALL_TEARS, replaySweep } from "../src/storage/powerCut";
 import { SMALL, makePayload } from "./storage-fixtures";
 
 const layout = computeLayout(SMALL).layout!;
 
 /** A flash that programs a slot's commit mark before its payload: the order SlotLog must not use. */
-function markFirst(sim: NorFlashSim): Flash {
+function markFirst(sim: NorFlashSim): StatusFlash {
   return {
     pageSize: sim.pageSize,
     read: (l, a) => sim.read(l, a),
@@ -46,7 +46,7 @@ describe("the power-cut sweep detects broken logs", () => {
   });
 
   it("an erase that hits the sector before the one asked for (the newest): lost pets are reported", () => {
-    const eraseBehind = (sim: NorFlashSim): Flash => ({
+    const eraseBehind = (sim: NorFlashSim): StatusFlash => ({
       pageSize: sim.pageSize,
       read: (l, a) => sim.read(l, a),
       write: (d, a) => sim.write(d, a),

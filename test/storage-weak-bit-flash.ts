@@ -5,11 +5,11 @@
  * Tests use it to pin that the first save after a boot programs again the marks the boot relied on,
  * since reading them cannot tell a weak 0x00 from a solid one.
  */
-import { Flash, FlashStatus } from "../src/storage/flash";
+import { StatusFlash, FlashStatus } from "../src/storage/flash";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 
 export interface WeakBitFlash {
-  flash: Flash;
+  flash: StatusFlash;
   /** The next write for which `match` is true lands completely but weakly, and power dies with it. */
   cutWeaklyAt(match: (data: Uint8Array, address: number) => boolean): void;
   /** Addresses of cells still weak (written weakly and not programmed again by a completed write). */
@@ -22,7 +22,7 @@ export function weakBitFlash(sim: NorFlashSim): WeakBitFlash {
   let armed: ((data: Uint8Array, address: number) => boolean) | null = null;
   /** address -> the value the cell held before its weak write */
   const weak: { [address: string]: number } = {};
-  const flash: Flash = {
+  const flash: StatusFlash = {
     pageSize: sim.pageSize,
     read: (n, a) => sim.read(n, a),
     erasePage: (a) => {

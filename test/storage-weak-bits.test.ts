@@ -7,7 +7,7 @@
  * clean history the first save writes only that one mark, its payload and its own mark.
  */
 import { describe, expect, it } from "vitest";
-import { Flash } from "../src/storage/flash";
+import { StatusFlash } from "../src/storage/flash";
 import { computeLayout, encodeHeader, markAddress, sectorAddress, slotAddress } from "../src/storage/regionLayout";
 import { createSlotLog } from "../src/storage/slotLog";
 import { NorFlashSim, TraceEntry } from "../src/storage/norFlashSim";
@@ -111,7 +111,7 @@ describe("strengthening on the first save after a boot", () => {
     for (let i = 0; i < 5; i++) log.save(makePayload(i));
     sim.poke(sectorAddress(l, 1), encodeHeader(l, 2));
     // a flash on which that header write leaves a bit reading differently (a weak cell)
-    const weakHeader: Flash = {
+    const weakHeader: StatusFlash = {
       pageSize: sim.pageSize,
       read: (n, a) => sim.read(n, a),
       erasePage: (a) => sim.erasePage(a),

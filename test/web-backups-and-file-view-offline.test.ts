@@ -17,7 +17,7 @@ import { main, type CliIo } from "../src/host/node/cli";
 import { loadWorld } from "../src/save/codec";
 import { nameToString } from "../src/core/name";
 import { u64ToDecimal } from "../src/core/u64";
-import { readRegion } from "../src/host/files/regionReport";
+import { readRegion } from "../src/inspect/regionReport";
 import { cleanImage, rottenNewestImage, tornImage } from "./region-tools-fixtures";
 import { openPageFixture, openSimulatorPage, type PageFixture } from "./web-page";
 

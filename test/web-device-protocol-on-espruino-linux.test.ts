@@ -15,10 +15,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { interpreterIdentity, startEspruino, TELNET_HOST, type EspruinoProcess } from "../scripts/lib/espruinoLinux.js";
+import { interpreterIdentity, startEspruino, TELNET_HOST, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { buildFirmware } from "../scripts/lib/build.js";
 import * as P from "../src/web/device/protocol";
-import { ESPRUINO, interpreterBoard, NEEDS_ESPRUINO } from "./espruino-interpreter";
+import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";
 import type { BoardProfile } from "../src/boards/boardProfile";
 const GOLDEN_HEX = readFileSync(fileURLToPath(new URL("./golden/valid-utf8-name.hex", import.meta.url)), "utf8").trim();
 
@@ -54,7 +54,7 @@ describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build 
   }
 
   beforeAll(async () => {
-    code = (await buildFirmware({ board: (await interpreterBoard()).path, outFile: null })).code;
+    code = (await buildFirmware({ board: (await loadInterpreterProfile()).path, outFile: null })).code;
     dir = mkdtempSync(join(tmpdir(), "pet-web-proto-"));
     proc = await startEspruino(ESPRUINO!, dir);
     sock = connect(proc.port, TELNET_HOST);
@@ -77,7 +77,7 @@ describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build 
   });
 
   it("identifies the interpreter: the page's ESP32 profile is refused, the interpreter's own profile fits", async () => {
-    const own = await interpreterBoard();
+    const own = await loadInterpreterProfile();
     const esp32 = JSON.parse(readFileSync(fileURLToPath(new URL("../boards/esp32.json", import.meta.url)), "utf8")) as BoardProfile;
     const { board } = await interpreterIdentity(ESPRUINO!);
     expect(board).toMatch(/^LINUX/);

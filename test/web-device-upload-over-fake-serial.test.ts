@@ -62,7 +62,7 @@ describe("web device tab", () => {
   it("says plainly when the browser has no Web Serial, and offers nothing it cannot do", async () => {
     const { page } = await deviceTab(null);
     expect(await page.locator("#dev-support").innerText()).toContain("This browser has no Web Serial");
-    for (const id of ["#dev-connect", "#esp-files", "#esp-write"]) expect(await page.isDisabled(id)).toBe(true);
+    for (const id of ["#dev-connect", "#esp-files", "#esp-install"]) expect(await page.isDisabled(id)).toBe(true);
     await page.close();
   });
 

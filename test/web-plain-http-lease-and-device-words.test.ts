@@ -81,7 +81,7 @@ describe("the page on a plain-http LAN address", () => {
     expect(text).toContain("plain http");
     expect(text).toContain("http://localhost");
     expect(text).not.toContain("This browser has no Web Serial");
-    for (const id of ["#dev-connect", "#esp-files", "#esp-erase", "#esp-write"]) expect(await page.isDisabled(id)).toBe(true);
+    for (const id of ["#dev-connect", "#esp-files", "#esp-erase", "#esp-install"]) expect(await page.isDisabled(id)).toBe(true);
     await page.close();
   });
 

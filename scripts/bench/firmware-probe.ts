@@ -10,7 +10,7 @@
  */
 import board from "virtual:board-profile";
 import { openPetStore } from "../../firmware/store";
-import type { RawFlash } from "../../src/platform/env";
+import type { EspruinoFlash } from "../../src/storage/flash";
 import { regionMisfit } from "../../src/boards/regionFit";
 
 declare const require: (name: string) => unknown;
@@ -18,12 +18,12 @@ declare const process: { env: { STORAGE?: number } };
 declare const global: { [name: string]: unknown };
 
 global["benchRestore"] = function (wallMs: number): unknown {
-  const opened = openPetStore(require("Flash") as RawFlash, board.petRegion, board.petLayout);
+  const opened = openPetStore(require("Flash") as EspruinoFlash, board.petRegion, board.petLayout);
   if (opened.store === null) return { loaded: null, status: opened.status, reason: "store did not open" };
   return opened.store.restore(wallMs);
 };
 
 global["benchRegionCheck"] = function (): number {
   const r = board.petRegion;
-  return regionMisfit(require("Flash") as RawFlash, process.env.STORAGE, r.address, r.address + r.size, r.pageSize, board.storageSize as number);
+  return regionMisfit(require("Flash") as EspruinoFlash, process.env.STORAGE, r.address, r.address + r.size, r.pageSize, board.storageSize as number);
 };

@@ -27,8 +27,9 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
-import { interpreterIdentity, interpreterProfile, openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../lib/espruinoLinux.js";
+import { interpreterIdentity, interpreterProfile, openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../../src/host/node/interpreter/espruinoLinux";
 import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
+import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
 import { countInstructions, inParallel, NO_VALGRIND, valgrindVersion, type Counted } from "./callgrind";
 
 /** Runs of each timed operation (odd, so the median is one of them). */
@@ -198,7 +199,7 @@ function attempt<T>(fn: () => T): T | { skipped: string } {
 async function session(binary: string, work: string, withCopies: boolean): Promise<Session> {
   // The profile of the build we were given: the kit's ESP32-like one, or the stock one.
   const boardFile = await interpreterProfile(binary);
-  const board = JSON.parse(readFileSync(boardFile, "utf8")) as { petRegion: { address: number; size: number; pageSize: number }; storageArea: { address: number; size: number } };
+  const board = JSON.parse(readFileSync(boardFile, "utf8")) as DeviceBoardProfile;
   const pageSize = board.petRegion.pageSize;
   const layout = layoutForRegion(board.petRegion);
   if (layout.layout === null) throw new Error(boardFile + ": " + layout.message);
@@ -242,7 +243,7 @@ async function session(binary: string, work: string, withCopies: boolean): Promi
   } catch (e) {
     figures.esp32LikeBuild = { skipped: errorText(e).split("\n")[0] };
   }
-  const floor = readFileSync(join(HERE, "espruino", "floor.js"), "utf8");
+  const floor = readFileSync(join(ROOT, "src", "host", "node", "boardCheck", "floor.js"), "utf8");
   const prims = readFileSync(join(HERE, "espruino", "prims.js"), "utf8");
 
   const dir = join(work, "live");

@@ -7,9 +7,9 @@ import { crc32 } from "node:zlib";
 import { NorFlashSim } from "../../src/storage/norFlashSim";
 import { computeLayout } from "../../src/storage/regionLayout";
 import { createSlotLog, SlotLog } from "../../src/storage/slotLog";
-import { ALL_TEARS, emptyReport, forkSweep, replaySweep } from "../../test/storage-cut-sweep";
-import { cutStorm } from "../../test/storage-cut-storm";
-import { makePayload } from "../../test/storage-fixtures";
+import { ALL_TEARS, emptyReport, forkSweep, replaySweep } from "../../src/storage/powerCut";
+import { cutStorm } from "../../src/storage/powerCut";
+import { makePayload } from "../../src/storage/powerCut";
 
 const REGION = { address: 0x310000, size: 65536, sectorSize: 4096 };
 const SMALL = { address: 0x1000, size: 2048, sectorSize: 512 };

@@ -9,7 +9,7 @@
  * profile (a JSON file, env BOARD, default boards/esp32.json) is checked with checkBoardProfile and
  * given to the code as the default export of "virtual:board-profile".
  *
- * Used by scripts/build.js (`npm run build`), scripts/flash.js, the desktop simulator and the tests.
+ * Used by scripts/build.js (`npm run build`), scripts/upload.js, the desktop simulator and the tests.
  *
  * Works from any current directory: every path is taken from the repository root (ROOT, found from
  * this file's own URL), including a relative path a caller passes (option or env BOARD) -- the same
@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { buildCacheDir, buildCacheEnabled, buildKey, cachedBuild } from "./buildCache.js";
 
 // rollup, TypeScript, terser and tsx take most of a second to load: they are imported only when a
-// build really runs (a cache miss), so that `npm start`, `npm run flash` and the tests start at once
+// build really runs (a cache miss), so that `npm start`, `npm run upload` and the tests start at once
 // when the bundle is cached (buildCache.js).
 async function loadTsImport() {
   return (await import("tsx/esm/api")).tsImport;
@@ -67,15 +67,18 @@ export class BoardProfileError extends Error {
   }
 }
 
-let checkerPromise = null;
-/** checkBoardProfile from src/boards/boardProfile.ts, loaded through tsx once per process. */
-async function loadChecker() {
-  if (!checkerPromise) {
-    checkerPromise = loadTsImport().then((tsImport) => tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url)).then(
-      (m) => m.checkBoardProfile,
-    );
+let profileModulePromise = null;
+/** src/boards/boardProfile.ts (checkBoardProfile, expectedStorageSize), loaded through tsx once per process. */
+function loadProfileModule() {
+  if (!profileModulePromise) {
+    profileModulePromise = loadTsImport().then((tsImport) => tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url));
   }
-  return checkerPromise;
+  return profileModulePromise;
+}
+
+/** checkBoardProfile from src/boards/boardProfile.ts. */
+async function loadChecker() {
+  return (await loadProfileModule()).checkBoardProfile;
 }
 
 let layoutPromise = null;
@@ -115,13 +118,13 @@ export function deviceName(profile) {
 /**
  * For a profile that runs on Espruino, the Storage size (process.env.STORAGE) the board must report,
  * which the bundle carries as `storageSize`: its presence is what makes the firmware check the region
- * against the board at boot (src/boards/regionFit.ts; boardFit.ts expectedStorageSize is the same
- * rule). The simulators' profiles (host "desktop") get nothing: their region is a store of their own.
+ * against the board at boot (src/boards/regionFit.ts). The size is the profile's own rule,
+ * expectedStorageSize in src/boards/boardProfile.ts, which the upload and board-check judge the board
+ * by too. The simulators' profiles (host "desktop") get nothing: their region is a store of their own.
  */
-export function deviceStorageCheck(profile) {
+export async function deviceStorageCheck(profile) {
   if (profile.host === "desktop") return {};
-  const own = profile.espruino && profile.espruino.storageSize;
-  return { storageSize: typeof own === "number" ? own : profile.storageArea.size };
+  return { storageSize: (await loadProfileModule()).expectedStorageSize(profile) };
 }
 
 /** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
@@ -210,9 +213,17 @@ function terserPlugin(minifier, options, sent) {
  * terser settings for Espruino: ES5 only, declarations hoisted to the top of every scope, and the
  * names of properties that end in "_" shortened. Espruino executes from source, so every character
  * on a path is read each time the path runs (about 300 x86 instructions a character on the Linux
- * build, docs/firmware.md "Speed on the interpreter"): the firmware's own state fields and private
- * methods end in "_" (RunningPet, SlotLog) and cost one or two characters in the bundle. Nothing
- * outside the bundle sees those names (the console object, pet.status() and the profile use none).
+ * build, docs/firmware.md "Speed on the interpreter").
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
+ *
+ * The files of the bundle that use such names say so at their top, in these words (RunningPet,
+ * SlotLog, the store, the console object, the app).
  */
 /**
  * Property names used only inside the bundle (the save policy's counters,
@@ -262,7 +273,8 @@ export const TERSER_OPTIONS = {
  *                       process.env (firmware/runningPet.ts, src/host/espruino/env.ts)
  *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZE   the numbers that
  *                       check compares with (0 where there is none): constants in its body
- * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string}} profile
+ * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string, storageSize?: number}} profile
+ *   the profile as the bundle embeds it (with `storageSize` from deviceStorageCheck)
  */
 export function buildDefines(profile) {
   return {
@@ -274,7 +286,7 @@ export function buildDefines(profile) {
     BOARD_REGION_ADDRESS: profile.petRegion.address,
     BOARD_REGION_SIZE: profile.petRegion.size,
     BOARD_PAGE_SIZE: profile.petRegion.pageSize,
-    BOARD_STORAGE_SIZE: deviceStorageCheck(profile).storageSize || 0,
+    BOARD_STORAGE_SIZE: profile.storageSize || 0,
   };
 }
 
@@ -362,13 +374,13 @@ async function buildUncached(entry, profile, shared) {
       import("./outerBlock.js"),
       import("./unwrapClasses.js"),
     ]);
-    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), deviceStorageCheck(profile));
+    const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), await deviceStorageCheck(profile));
     bundle = await rollup(rollupInput(ts, transpilePlugin, entry, tsconfig, embedded, warnings));
     const output = { format: "iife", strict: false, indent: false };
     const unminified = (await bundle.generate(output)).output[0].code;
     let minifying = () => undefined;
     const sent = new Promise((resolve) => (minifying = resolve));
-    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(profile), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
+    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
     const minified = bundle.generate({ ...output, plugins });
     // Once terser has the code (or the generation failed before it), check the types meanwhile.
     await Promise.race([sent, minified.catch(() => undefined)]);

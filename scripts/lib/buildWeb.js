@@ -70,7 +70,7 @@ function firmwarePlugin(sim, device) {
  * esptool-js carries the flasher stub of every Espressif chip (about 170 KB); the page writes only the
  * original ESP32 (the chip of Espruino's ESP32 release and of boards/esp32.json), so every other
  * chip's stub is built in as an empty object. Such a chip is still recognised by esptool-js and then
- * refused by name (src/web/device/esptoolFlasher.ts), before anything is written.
+ * refused by name (src/web/device/esptoolSession.ts), before anything is written.
  */
 const esp32StubOnly = {
   name: "esp32-stub-only",

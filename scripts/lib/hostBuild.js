@@ -1,21 +1,28 @@
 /**
  * The desktop tools as plain JavaScript, so that they start at once and need no TypeScript compiler
- * at run time: `pet-save` (src/host/node/cli.ts) and the desktop host of `npm start`
- * (src/host/node/sim/desktop.ts) are each bundled by esbuild into one ES module in dist/host/.
+ * at run time: `pet-save` (src/host/node/cli.ts), the desktop host of `npm start`
+ * (src/host/node/sim/desktop.ts), the upload of `npm run upload` (src/host/node/upload/upload.ts),
+ * `npm run soak` (src/host/node/soak/soakMain.ts) and `npm run board-check`
+ * (src/host/node/boardCheck/boardCheck.ts) are each bundled by esbuild into one ES module in
+ * dist/host/.
  *
  * Who builds them:
  * - `npm ci` / `npm install` in a checkout and `npm pack` run the `prepare` script
  *   (scripts/build-host.js), so a fresh clone has them and the package carries them;
- * - in a checkout, the launchers (bin/pet-save.js, scripts/start.js) before they import a bundle:
+ * - in a checkout, the launchers (bin/pet-save.js and the npm scripts' entries in scripts/) before
+ *   they import a bundle:
  *   dist/host/inputs.json lists every file the bundles were built from with the SHA-256 of its
  *   content, and when one differs (an edit, a `git pull`) they are rebuilt first (esbuild takes
  *   about a tenth of a second; the comparison a few milliseconds). An installed package has no
  *   sources, so there is nothing to compare and its bundles run as shipped.
  *
- * What is bundled: our own TypeScript. What stays an import: Node's modules and packages from
- * node_modules (the tools' code imports none; scripts/lib/*.js that pull/push use are loaded at run
- * time by path). Outputs are written to a temporary name and renamed, inputs.json last, so a
- * launcher never runs half a file, and two launchers rebuilding at once both end with whole files.
+ * What is bundled: our own TypeScript, nothing of scripts/ (which sits above src/). What stays an
+ * import: Node's modules and packages from node_modules. The one file the tools load by path at run
+ * time are src/host/node/upload/uploaderShim.cjs, preloaded into the espruino tool's own process,
+ * src/host/node/interpreter/espruinoShim.c, compiled for the Linux interpreter's, and
+ * src/host/node/boardCheck/floor.js, typed at a board's console.
+ * Outputs are written to a temporary name and renamed, inputs.json last, so a launcher never runs
+ * half a file, and two launchers rebuilding at once both end with whole files.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +35,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const HOST_ENTRIES = {
   "pet-save": "src/host/node/cli.ts",
   desktop: "src/host/node/sim/desktop.ts",
+  upload: "src/host/node/upload/upload.ts",
+  soak: "src/host/node/soak/soakMain.ts",
+  "board-check": "src/host/node/boardCheck/boardCheck.ts",
 };
 
 /** Bumped when the bundles change shape without any input changing. */

@@ -7,7 +7,7 @@
  * start, and only then emitted; transpiling file by file lets rollup and terser run while the
  * check does. It gives the same JavaScript because the firmware's configuration has isolatedModules
  * (every file must compile on its own; TypeScript rejects code where it would not), and the options
- * are the ones the plugin used (tsConfig.js). test/bundle-transpile-same-bytes.test.ts holds the
+ * are the ones the plugin used (tsConfig.js). test/bundle-transpile-matches-program-emit.test.ts holds the
  * two emits side by side.
  *
  * Module resolution is TypeScript's own, with those options, as the plugin's was: `tslib` (the

@@ -1,6 +1,6 @@
 /**
  * Does this board take this profile? The ONE rule, asked of a board running Espruino before anything
- * of the pet is sent to it or written on it: by `npm run flash` (scripts/flash.js), by
+ * of the pet is sent to it or written on it: by `npm run upload` (scripts/upload.js), by
  * `npm run board-check`, by the web page's Device tab (src/web/device/protocol.ts), and, in the fast
  * form of regionFit.ts beside this file (held equal to regionVerdict below by
  * test/boards-region-fit-fast-agrees.test.ts), by the firmware at every boot before it touches the
@@ -41,10 +41,12 @@
  *
  * Host-neutral: no Node, no DOM. Not bundled into the firmware (it carries regionFit.ts instead).
  */
-import type { DeviceBoardProfile, FlashRange, PetRegion } from "./boardProfile";
-import type { FlashArea } from "../platform/env";
+import { expectedStorageSize, type DeviceBoardProfile, type FlashRange, type PetRegion } from "./boardProfile";
 
-export type { FlashArea } from "../platform/env";
+export { expectedStorageSize } from "./boardProfile";
+import type { FlashArea } from "../storage/flash";
+
+export type { FlashArea } from "../storage/flash";
 
 /** What a board says of itself when asked reportExpression(region). */
 export interface BoardReport {
@@ -169,11 +171,6 @@ export function versionAtLeast(version: string, min: string): boolean {
   return have[0] > need[0] || (have[0] === need[0] && have[1] >= need[1]);
 }
 
-/** The Storage size (process.env.STORAGE) a board must report for the profile's storageArea to be trusted. */
-export function expectedStorageSize(profile: DeviceBoardProfile): number {
-  return typeof profile.espruino.storageSize === "number" ? profile.espruino.storageSize : profile.storageArea.size;
-}
-
 function hex(n: number): string {
   return "0x" + n.toString(16).toUpperCase();
 }
@@ -230,7 +227,7 @@ export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file?
     problems.push({
       code: FIT.oldVersion,
       message: "this board runs Espruino " + report.version + "; " + profile.name + " needs " + want.minVersion + " or later (the flash layout it relies on came with " + want.minVersion + ")",
-      todo: "put a newer Espruino on it first (docs/firmware.md, \"Putting Espruino on an ESP32\")",
+      todo: "install a newer Espruino on it first (docs/firmware.md, \"Installing Espruino on an ESP32\")",
     });
   }
   const free = inFreeFlash(r, report.free);
@@ -238,7 +235,7 @@ export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file?
     problems.push({
       code: FIT.notFree,
       message: "the pet region " + span(r.address, r.size) + " is not inside the flash this board reports free (Flash.getFree(): " + areas(report.free) + ")",
-      todo: "this build lays its flash out differently (another partition table or port): put Espruino's own release on it, with its partition table (docs/firmware.md), or write a profile whose petRegion lies in free flash",
+      todo: "this build lays its flash out differently (another partition table or port): install Espruino's own release on it, with its partition table (docs/firmware.md), or write a profile whose petRegion lies in free flash",
     });
   }
   const chip = inChip(r, report.lastPage);

@@ -3,13 +3,20 @@
  *
  * A profile is a JSON file in boards/ (validated against boards/schema.json). The build picks one
  * (env BOARD), checks it with checkBoardProfile and hands it to the firmware as the default export of
- * the virtual module "virtual:board-profile". This file mirrors the schema as a TypeScript type and
- * adds the checks JSON Schema cannot express (alignment, overlap with Storage).
+ * the virtual module "virtual:board-profile" (BundledProfile below).
+ *
+ * The board's shape is declared here, once, as BoardProfile: every other shape of a board in the
+ * project is picked from it (the firmware's PetBoard is BundledProfile, the emulator's HostBoard, the
+ * region tools' LoadedProfile, the build's and the bench's). boards/schema.json says the same for
+ * the files and their editors; test/boards-profiles-match-schema.test.ts holds the two together, key
+ * by key at every level. checkBoardProfile adds the checks JSON Schema cannot express (alignment,
+ * overlap with Storage).
  *
  * Plain ES5-safe code: it may be bundled into the firmware.
  */
 
 import { nameFromString } from "../core/name";
+import type { RegionLayout } from "../storage/regionLayout";
 
 /** A byte range of flash, absolute addresses. */
 export interface FlashRange {
@@ -112,6 +119,38 @@ export interface DesktopBoardProfile extends BoardProfileCommon {
 }
 
 export type BoardProfile = DeviceBoardProfile | DesktopBoardProfile;
+
+/**
+ * The profile as the firmware bundle carries it (the default export of "virtual:board-profile";
+ * firmware/board.ts calls it PetBoard): the keys the firmware reads, as the profile declares them,
+ * plus what the build derives from the profile for the device (scripts/lib/build.js), so that the
+ * device does not derive it at every boot. Every other key (the name, the host, Storage's area, the
+ * notes) serves the build, the upload or the reader of the file, and on the device would only hold
+ * RAM. test/bundle-firmware-espruino-safe.test.ts holds the build's list of keys to this type.
+ */
+export type BundledProfile = Pick<BoardProfileCommon, "petRegion" | "button" | "led" | "display" | "defaultPetName"> & {
+  /** The slot log's layout for petRegion, as layoutForRegion derives it (one log sector per page); deviceLayout in the build. */
+  petLayout: RegionLayout;
+  /**
+   * The Storage size (process.env.STORAGE) the board must report, for a profile that runs on
+   * Espruino (expectedStorageSize below; deviceStorageCheck in the build). When
+   * present, the boot checks the region against what the board reports (regionFit.ts) before any
+   * flash access. The simulators' profiles have none.
+   */
+  storageSize?: number;
+  /** defaultPetName as UTF-8 bytes, in place of the text (deviceName in the build). */
+  defaultPetNameBytes?: number[];
+};
+
+/**
+ * The Storage size (process.env.STORAGE) a board must report for the profile's storageArea to be
+ * trusted: espruino.storageSize, else storageArea.size. The one rule for it: the build embeds it for
+ * the firmware's check at boot (scripts/lib/build.js deviceStorageCheck), and boardFit.ts judges a
+ * board by it for the upload, board-check and the page.
+ */
+export function expectedStorageSize(profile: DeviceBoardProfile): number {
+  return typeof profile.espruino.storageSize === "number" ? profile.espruino.storageSize : profile.storageArea.size;
+}
 
 /** Highest flash address + 1 we accept (32-bit address space). */
 const ADDRESS_LIMIT = 4294967296;

@@ -15,7 +15,7 @@
  *
  * Runs on the device: ES5 only.
  */
-import type { BoardFlash, FlashArea } from "../platform/env";
+import type { EspruinoFlash, FlashArea } from "../storage/flash";
 
 /**
  * 0 when the region from `address` up to (not including) `end`, erased in pages of `pageSize`, fits
@@ -32,7 +32,7 @@ import type { BoardFlash, FlashArea } from "../platform/env";
  * build passes the profile's numbers as constants, which terser writes into the body in place of
  * the parameters.
  */
-export function regionMisfit(flash: BoardFlash, storage: unknown, address: number, end: number, pageSize: number, storageSize: number): number {
+export function regionMisfit(flash: Pick<EspruinoFlash, "getFree" | "getPage">, storage: unknown, address: number, end: number, pageSize: number, storageSize: number): number {
   const free = (flash.getFree as () => FlashArea[])();
   let i = free.length;
   // Back to front; stops at the area that holds the region (i >= 0), or at -1.

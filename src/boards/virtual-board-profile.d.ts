@@ -1,10 +1,10 @@
 /**
  * The board profile chosen at build time (env BOARD, see scripts/lib/build.js), checked with
- * checkBoardProfile and inlined into the bundle by the build's virtual-module plugin, with the slot
- * log's layout for its petRegion added as `petLayout` (deviceLayout in the build) and, for a profile
- * that runs on Espruino, the Storage size the board must report as `storageSize` (deviceStorageCheck).
+ * checkBoardProfile and inlined into the bundle by the build's virtual-module plugin: the keys the
+ * firmware reads, with what the build derives for the device added (BundledProfile in
+ * boardProfile.ts).
  */
 declare module "virtual:board-profile" {
-  const profile: import("./boardProfile").BoardProfile & { petLayout: import("../storage/regionLayout").RegionLayout; storageSize?: number };
+  const profile: import("./boardProfile").BundledProfile;
   export default profile;
 }

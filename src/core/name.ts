@@ -1,17 +1,11 @@
 /**
  * Pet names as bytes. The payload stores the name's bytes, not characters, so the Core keeps bytes
  * too: a name from another implementation that is not valid UTF-8 still re-encodes unchanged.
- * Espruino has no TextEncoder, hence the small UTF-8 coder here.
+ * Espruino has no TextEncoder, hence the small UTF-8 coder here. What makes a name valid is one of
+ * the world's rules (world.ts isValidName).
  */
-import { NAME_MAX_BYTES, NAME_MIN_BYTES } from "./types";
 import { byteString } from "./bytes";
-
-/** True when `bytes` is a valid pet name: 1 to 31 bytes, none of them zero. */
-export function isValidName(bytes: Uint8Array): boolean {
-  if (!(bytes instanceof Uint8Array)) return false;
-  if (bytes.length < NAME_MIN_BYTES || bytes.length > NAME_MAX_BYTES) return false;
-  return bytes.indexOf(0) < 0; // native on Espruino: no loop step per byte
-}
+import { isValidName } from "./world";
 
 /** UTF-8 bytes of a JavaScript string (lone surrogates become U+FFFD). */
 export function utf8Encode(s: string): Uint8Array {

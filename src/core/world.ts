@@ -1,10 +1,40 @@
 /**
- * The world model: creating, validating and copying worlds. Pure: no I/O, no clock, no randomness.
- * updateWorld (time passing and events) lives beside the rules table in rules.ts.
+ * The world model: what makes a world valid, and creating, validating and copying worlds. Pure: no
+ * I/O, no clock, no randomness. updateWorld (time passing and events) lives beside the rules table in
+ * rules.ts.
+ *
+ * Two of a world's rules are checked in several places, each written once, here: the name rule
+ * (isValidName) and the since-stamp rule (sinceStampsWithin). validateWorld runs on every save, so it
+ * carries both written out (the interpreter spends a function call's worth on every call); those
+ * copies sit right below the originals, and test/core-world-rules-agree.test.ts holds them equal.
+ * The boot's restore also carries the since-stamp rule written out, in the two places it judges a
+ * stored save (src/save/codec.ts loadWorld, firmware/store.ts), each naming this original and the
+ * test that holds it to the rule. Everything else that judges a name or a stamp calls these.
  */
-import { isValidName } from "./name";
 import { ACTIVITY_NAMES, Activity, EXPRESSION_NAMES, Expression, NAME_MAX_BYTES, NAME_MIN_BYTES, type World, type WorldStatus } from "./types";
 import { U64_ZERO } from "./u64";
+
+/**
+ * The name rule: a valid pet name is 1 to 31 bytes (NAME_MIN_BYTES to NAME_MAX_BYTES), none of them
+ * zero. The codec judges a payload's name by it, the console a typed one (name.ts nameFromString),
+ * the firmware a profile's.
+ */
+export function isValidName(bytes: Uint8Array): boolean {
+  if (!(bytes instanceof Uint8Array)) return false;
+  if (bytes.length < NAME_MIN_BYTES || bytes.length > NAME_MAX_BYTES) return false;
+  return bytes.indexOf(0) < 0; // native on Espruino: no loop step per byte
+}
+
+/**
+ * The since-stamp rule: a world's activity and expression began on or before the world clock, here
+ * the clock (hi, lo): for a valid world its own (validateWorld), for a loaded one the clock with the
+ * time away added (the codec's last acceptance step).
+ */
+export function sinceStampsWithin(world: World, hi: number, lo: number): boolean {
+  const a = world.activitySince;
+  const e = world.expressionSince;
+  return !(a.hi > hi || (a.hi === hi && a.lo > lo) || e.hi > hi || (e.hi === hi && e.lo > lo));
+}
 
 /**
  * A newly hatched pet with the given name bytes: idle, neutral, world clock and update count zero.
@@ -40,6 +70,7 @@ export function validateWorld(world: World): WorldStatus {
   const e = world.expression;
   if (typeof a !== "number" || a >>> 0 !== a || a >= ACTIVITY_NAMES.length) return "unknown-activity";
   if (typeof e !== "number" || e >>> 0 !== e || e >= EXPRESSION_NAMES.length) return "unknown-expression";
+  // isValidName, written out.
   const name = world.name;
   if (!(name instanceof Uint8Array) || name.length < NAME_MIN_BYTES || name.length > NAME_MAX_BYTES) return "bad-name";
   if (name.indexOf(0) >= 0) return "bad-name"; // native on Espruino: no loop step per byte
@@ -58,7 +89,7 @@ export function validateWorld(world: World): WorldStatus {
   } catch (err) {
     return "invalid-world"; // a half `>>>` cannot convert (a BigInt, a Symbol)
   }
-  // A since stamp after the clock (compared as hi, then lo).
+  // sinceStampsWithin(world, c.hi, c.lo), written out: a since stamp after the clock (compared as hi, then lo).
   if (as.hi > c.hi || (as.hi === c.hi && as.lo > c.lo)) return "invalid-world";
   if (es.hi > c.hi || (es.hi === c.hi && es.lo > c.lo)) return "invalid-world";
   return "ok";

@@ -7,36 +7,10 @@
  * emulator has a short, exact list to provide.
  */
 
+import type { EspruinoFlash } from "../storage/flash";
+
 /** A pin as the board profile names it ("D0"); Espruino accepts pin names wherever it takes a pin. */
 export type PinId = string | number;
-
-/** An area of flash as Espruino's Flash module answers it (getFree(), getPage()). */
-export interface FlashArea {
-  addr: number;
-  length: number;
-}
-
-/**
- * The part of require("Flash") that says where the flash is and what of it is free, for the check
- * of the pet's region at boot (src/boards/regionFit.ts). Optional: the desktop host's emulated Flash
- * has neither, and a board profile for it asks for no check.
- */
-export interface BoardFlash {
-  /** Flash.getFree(): the areas the build leaves free. */
-  getFree?(): FlashArea[];
-  /** Flash.getPage(addr): the erase page holding addr, or undefined outside the flash the port addresses. */
-  getPage?(addr: number): FlashArea | undefined;
-}
-
-/** The part of require("Flash") the pet uses. Addresses are absolute flash addresses. */
-export interface RawFlash extends BoardFlash {
-  /** Flash.read(length, addr): a copy of the bytes. */
-  read(length: number, addr: number): Uint8Array;
-  /** Flash.write(data, addr): NOR programming (bits can only be cleared); returns nothing. */
-  write(data: Uint8Array, addr: number): void;
-  /** Flash.erasePage(addr): sets the whole sector containing addr to 0xFF. */
-  erasePage(addr: number): void;
-}
 
 /** The object setWatch hands its callback. `time` is getTime() at the (debounced) edge. */
 export interface WatchEvent {
@@ -87,8 +61,8 @@ export interface PetEnv {
   clearInterval(id: unknown): void;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(id: unknown): void;
-  /** require("Flash"). */
-  flash: RawFlash;
+  /** require("Flash") (its type is the storage layer's, which calls it: src/storage/flash.ts). */
+  flash: EspruinoFlash;
   /**
    * process.env.STORAGE: Storage's size as the build reports it, for the region check at boot
    * (src/boards/regionFit.ts). Absent off Espruino.

@@ -10,7 +10,7 @@
 import type { World, WorldStatus } from "../core/types";
 import { isU64, MAX_SAFE, TWO_POW_32, U64_ZERO, type U64 } from "../core/u64";
 import { ACTIVITY_NAMES, EXPRESSION_NAMES } from "../core/types";
-import { copyWorld, validateWorld } from "../core/world";
+import { copyWorld, isValidName, validateWorld } from "../core/world";
 import { byteSum } from "../core/bytes";
 import { crc32 } from "./crc32";
 import {
@@ -130,12 +130,17 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   const expression = bytes[OFFSET_EXPRESSION] as number;
   if (activity >= ACTIVITY_NAMES.length) return rejected("unknown-activity", savedAt);
   if (expression >= EXPRESSION_NAMES.length) return rejected("unknown-expression", savedAt);
-  // Name: length 1..31, no zero byte inside the length, every padding byte zero (their sum is 0).
+  // Name: the bytes the length names make a valid name (the Core's rule; a length past the field,
+  // 31 bytes, names a longer one, which the rule refuses), and every padding byte is zero (their sum
+  // is 0).
   const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
-  if (nameLength < 1 || nameLength > NAME_FIELD_SIZE) return rejected("bad-name", savedAt);
-  if (bytes.subarray(OFFSET_NAME_BYTES, OFFSET_NAME_BYTES + nameLength).indexOf(0) >= 0) return rejected("bad-name", savedAt);
+  const name = bytes.subarray(OFFSET_NAME_BYTES, OFFSET_NAME_BYTES + nameLength);
+  if (!isValidName(name)) return rejected("bad-name", savedAt);
   if (byteSum(bytes.subarray(OFFSET_NAME_BYTES + nameLength, OFFSET_NAME_BYTES + NAME_FIELD_SIZE)) !== 0) return rejected("bad-name", savedAt);
 
+  // The time away, written out (loadWorld is the boot's restore): absenceMs(savedAt, nowMs), then
+  // addTimeAway(world, absence) on the halves before the world is assembled. Both originals are
+  // below, in this file; test/codec-time-away-agrees.test.ts holds this copy to them.
   // The absence: now - savedAt when both are known (nonzero) and now is later, clamped to seven
   // days. The difference is formed from the halves; it is exact whenever it is below 2^53, and a
   // larger one (where rounding could creep in) keeps its sign and is clamped anyway.
@@ -160,7 +165,7 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   // not the stored fields). Whether such a payload loads therefore depends on `now`. Every other
   // rule of validateWorld was checked above, so the stamps are what is left to judge.
   const world: World = {
-    name: new Uint8Array(bytes.subarray(OFFSET_NAME_BYTES, OFFSET_NAME_BYTES + nameLength)),
+    name: new Uint8Array(name),
     activity: activity,
     expression: expression,
     activitySince: { hi: dv.getUint32(OFFSET_ACTIVITY_SINCE + 4, true), lo: dv.getUint32(OFFSET_ACTIVITY_SINCE, true) },
@@ -168,10 +173,52 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
     elapsed: { hi: hi, lo: lo },
     updateCount: { hi: dv.getUint32(OFFSET_UPDATE_COUNT + 4, true), lo: dv.getUint32(OFFSET_UPDATE_COUNT, true) },
   };
+  // sinceStampsWithin(world, hi, lo) (src/core/world.ts), written out: a call here costs the boot's
+  // restore a call's worth; test/codec-validates-assembled-world.test.ts holds this to the rule.
   const as = world.activitySince;
   const es = world.expressionSince;
   if (as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo)) return rejected("invalid-world", savedAt);
 
   const result = typeof into === "object" && into !== null ? copyWorld(into, world) : world;
   return { status: "ok", world: result, savedAt: savedAt, absenceMs: absence };
+}
+
+/**
+ * The time-away rule of the format: how long the pet was away between a save stamped `savedAtMs` and
+ * the wall clock `nowMs` (UTC ms; 0 means unknown): nowMs - savedAtMs when both are known and now is
+ * later, at most ABSENCE_CLAMP_MS (seven days); 0 otherwise. loadWorld adds it at every load, over
+ * the payload's u64 halves (written out there, exact for any stamp; test/codec-time-away-agrees.test.ts
+ * holds the two equal); the firmware also when the wall clock becomes known only after the boot
+ * (firmware/clock.ts lateAbsenceMs). One expression, so that the build writes it into that one caller.
+ */
+export function absenceMs(savedAtMs: number, nowMs: number): number {
+  return savedAtMs > 0 && nowMs > savedAtMs ? Math.min(nowMs - savedAtMs, ABSENCE_CLAMP_MS) : 0;
+}
+
+/**
+ * Adds `ms` of time away (0 to ABSENCE_CLAMP_MS, a whole number) to the world clock, carrying into
+ * its high half. False, with the world unchanged, when the clock would pass 2^64 - 1: a load
+ * refuses such a save as "clock-overflow".
+ */
+export function addTimeAway(world: World, ms: number): boolean {
+  const e = world.elapsed;
+  let lo = e.lo + ms;
+  let hi = e.hi;
+  if (lo >= TWO_POW_32) {
+    lo -= TWO_POW_32;
+    hi++;
+  }
+  if (hi >= TWO_POW_32) return false;
+  world.elapsed = { hi: hi, lo: lo };
+  return true;
+}
+
+/**
+ * The slot log's validity check for a stored payload, wherever a region is read: the codec accepts
+ * it judged without a wall clock, so which save counts as the newest never depends on when it is
+ * read. The firmware's store answers the same from the one decode the boot makes at its wall clock
+ * (firmware/store.ts; test/codec-time-away-agrees.test.ts holds the two equal).
+ */
+export function isLoadablePayload(payload: Uint8Array): boolean {
+  return loadWorld(payload, 0).status === "ok";
 }

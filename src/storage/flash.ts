@@ -1,14 +1,50 @@
 /**
- * The flash interface the storage code talks to.
+ * The two shapes of flash the project talks to, and the bridge from one to the other.
  *
- * It mirrors Espruino's `require("Flash")` (read(length, address), write(data, address),
- * erasePage(address)) so the device adapter stays a few lines, but every call reports a status
- * instead of throwing or failing silently. NOR semantics are assumed: an erase sets a whole page to
- * 0xFF and a write can only clear bits. Nothing here knows about any particular board: the caller
- * (the board profile) supplies addresses and sizes.
+ * EspruinoFlash is Espruino's own `require("Flash")`, the one type for it wherever it appears: the
+ * slot log calls it directly on the device, the firmware's region check asks it getFree() and
+ * getPage(), the desktop host and the page emulate it. `read` answers the bytes, `write` and
+ * `erasePage` answer nothing, and a failure throws.
+ *
+ * StatusFlash is the simulator's shape (NorFlashSim, a region image file, the page's IndexedDB
+ * flash): the same three calls with the same arguments, but every call answers a status instead of
+ * throwing or failing silently. deviceFlash turns one into the other for the log.
+ *
+ * NOR semantics are assumed: an erase sets a whole page to 0xFF and a write can only clear bits.
+ * Nothing here knows about any particular board: the caller (the board profile) supplies addresses
+ * and sizes.
  *
  * Runs on Espruino: plain functions, no classes with `extends`, no Map/Set.
  */
+
+/** An area of flash as Espruino's Flash module answers it (getFree(), getPage()). */
+export interface FlashArea {
+  addr: number;
+  length: number;
+}
+
+/**
+ * require("Flash"): Espruino's flash module, as the project uses it. Addresses are absolute flash
+ * addresses. Inside the interpreter a wrapper around every flash call costs several times the call
+ * (docs/firmware.md, "Speed on the interpreter"), so the slot log calls this shape as it is and
+ * catches every throw, which it reports as a status.
+ */
+export interface EspruinoFlash {
+  /** Flash.read(length, addr): a copy of the bytes. */
+  read(length: number, addr: number): Uint8Array;
+  /** Flash.write(data, addr): NOR programming (bits can only be cleared); answers nothing. */
+  write(data: Uint8Array, addr: number): void;
+  /** Flash.erasePage(addr): sets the whole page holding addr to 0xFF. */
+  erasePage(addr: number): void;
+  /**
+   * Flash.getFree(): the areas the build leaves free, for the region check at boot
+   * (src/boards/regionFit.ts). Optional: the desktop host's emulation has none, and a profile for it
+   * asks for no check.
+   */
+  getFree?(): FlashArea[];
+  /** Flash.getPage(addr): the erase page holding addr, or undefined outside the flash the port addresses. */
+  getPage?(addr: number): FlashArea | undefined;
+}
 
 /** Every outcome a flash call can report. Only "ok" means the operation happened. */
 export type FlashStatus =
@@ -42,8 +78,8 @@ export interface FlashRead {
   bytes: Uint8Array | null;
 }
 
-/** A NOR flash device (or a window of one) addressed by absolute addresses. */
-export interface Flash {
+/** A NOR flash device (or a window of one) addressed by absolute addresses, answering a status for every call: the simulator's shape. */
+export interface StatusFlash {
   /**
    * Erase granularity in bytes: erasePage(addr) erases the aligned page of this size holding addr.
    * (A page of the flash; the slot log's sectors, in RegionParams.sectorSize, are one or more pages.)
@@ -65,7 +101,7 @@ const READ_FAILED: FlashRead = { status: "read-failed", bytes: null };
  * path is one test: the slot log reads through here on every save, and on Espruino each operation
  * costs about what a call does.
  */
-export function safeRead(flash: Flash, length: number, address: number): FlashRead {
+export function safeRead(flash: StatusFlash, length: number, address: number): FlashRead {
   let r: FlashRead;
   try {
     r = flash.read(length, address);
@@ -78,7 +114,7 @@ export function safeRead(flash: Flash, length: number, address: number): FlashRe
 }
 
 /** Calls `flash.write` and never throws; anything but "ok" is a failure status. */
-export function safeWrite(flash: Flash, data: Uint8Array, address: number): FlashStatus {
+export function safeWrite(flash: StatusFlash, data: Uint8Array, address: number): FlashStatus {
   let s: FlashStatus;
   try {
     s = flash.write(data, address);
@@ -89,7 +125,7 @@ export function safeWrite(flash: Flash, data: Uint8Array, address: number): Flas
 }
 
 /** Calls `flash.erasePage` and never throws; anything but "ok" is a failure status. */
-export function safeErase(flash: Flash, address: number): FlashStatus {
+export function safeErase(flash: StatusFlash, address: number): FlashStatus {
   let s: FlashStatus;
   try {
     s = flash.erasePage(address);
@@ -115,30 +151,17 @@ export function isFlashStatus(s: unknown): s is FlashStatus {
   }
 }
 
-/**
- * Espruino's own Flash shape, which the slot log calls directly: `read` answers the bytes, `write`
- * and `erasePage` answer nothing, and a failure throws. On the device this is `require("Flash")`
- * itself: no adapter sits between the log and the flash, because inside the interpreter a wrapper
- * around every flash call costs several times the call (docs/firmware.md, "Speed on the
- * interpreter"). The log catches every throw and reports it as a status.
- */
-export interface DeviceFlash {
-  read(length: number, address: number): Uint8Array;
-  write(data: Uint8Array, address: number): void;
-  erasePage(address: number): void;
-}
-
-/** What a call of `deviceFlash(flash)` throws: the status the wrapped Flash answered. */
+/** What a call of `deviceFlash(flash)` throws: the status the wrapped StatusFlash answered. */
 export interface FlashFailure {
   flashStatus: FlashStatus;
 }
 
 /**
- * A status-answering Flash (the simulator, a region image) in the device's shape: every status
+ * A StatusFlash (the simulator, a region image) in the device's shape: every status
  * but "ok", a short read or a throw becomes a throw the log turns back into the same status
- * (thrownStatus), so the log answers exactly what it would have answered over the Flash itself.
+ * (thrownStatus), so the log answers exactly what it would have answered over the StatusFlash itself.
  */
-export function deviceFlash(flash: Flash): DeviceFlash {
+export function deviceFlash(flash: StatusFlash): EspruinoFlash {
   return {
     read: function (length: number, address: number): Uint8Array {
       const r = safeRead(flash, length, address);
@@ -157,7 +180,7 @@ export function deviceFlash(flash: Flash): DeviceFlash {
 }
 
 /**
- * The status behind a throw from a DeviceFlash call: the one deviceFlash carried, or `fallback`
+ * The status behind a throw from an EspruinoFlash call: the one deviceFlash carried, or `fallback`
  * (the failed operation's own status) for anything else, such as Espruino's own errors.
  */
 export function thrownStatus(e: unknown, fallback: FlashStatus): FlashStatus {

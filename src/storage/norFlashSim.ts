@@ -18,11 +18,11 @@
  * - failure injection: a read/write/erase that reports a failure status, throws, or (writes and
  *   erases) silently does nothing ("silent") or only its first half ("half") while reporting "ok",
  *   as the ESP32 port can (it ignores the flash driver's errors). The same faults, by the same
- *   names, are injected into Espruino's Linux build by scripts/lib/espruinoShim.c (docs/storage.md,
+ *   names, are injected into Espruino's Linux build by src/host/node/interpreter/espruinoShim.c (docs/storage.md,
  *   "Flash that lies");
  * - seeded randomness (xorshift32) so every tear is reproducible; no Math.random.
  */
-import { Flash, FlashRead, FlashStatus } from "./flash";
+import { StatusFlash, FlashRead, FlashStatus } from "./flash";
 
 /** How a torn write lands. */
 export type WriteTear =
@@ -137,7 +137,7 @@ function emptyStats(): NorFlashStats {
   return { reads: 0, writes: 0, erases: 0, bytesRead: 0, bytesWritten: 0, mutations: 0 };
 }
 
-export class NorFlashSim implements Flash {
+export class NorFlashSim implements StatusFlash {
   readonly pageSize: number;
   readonly baseAddress: number;
   readonly size: number;
@@ -267,7 +267,7 @@ export class NorFlashSim implements Flash {
     if (this.onChange !== null && length > 0) this.onChange(off, this.cells.subarray(off, off + length));
   }
 
-  // ---- the Flash interface ----------------------------------------------------------------
+  // ---- the StatusFlash interface ------------------------------------------------------------
 
   read(length: number, address: number): FlashRead {
     if (this.lost) {

@@ -16,7 +16,7 @@
  *
  * Runs on Espruino as well (no Map/Set, no classes), though only the desktop tools use it.
  */
-import { Flash, FlashStatus, safeRead } from "./flash";
+import { StatusFlash, FlashStatus, safeRead } from "./flash";
 import {
   ERASED,
   HEADER_SIZE,
@@ -64,7 +64,7 @@ export interface RegionScan {
  * Reads the whole region through `flash` and classifies every sector and slot. `isValidPayload`
  * is called on every programmed slot (committed or torn).
  */
-export function scanRegion(flash: Flash, layout: RegionLayout, isValidPayload: (payload: Uint8Array) => boolean): RegionScan {
+export function scanRegion(flash: StatusFlash, layout: RegionLayout, isValidPayload: (payload: Uint8Array) => boolean): RegionScan {
   const sectors: ScannedSector[] = [];
   for (let i = 0; i < layout.sectorCount; i++) {
     const base = sectorAddress(layout, i);

@@ -24,12 +24,19 @@
  * never more than `maxBootChecks` times.
  *
  * Every operation answers one shape, LogResult; nothing throws, even when the flash does. The log
- * calls the flash in Espruino's own shape (DeviceFlash: answers or throws), which on the device is
- * require("Flash") itself; a status-answering Flash (the simulator) is wrapped into that shape.
+ * calls the flash in Espruino's own shape (EspruinoFlash: answers or throws), which on the device is
+ * require("Flash") itself; a StatusFlash (the simulator) is wrapped into that shape.
  * Runs on Espruino: a class without `extends`, no Map/Set, functions defined before use, and few
  * calls on the save path (each call re-reads the callee's text inside the interpreter).
+ *
+ * Names ending in "_" are names the build shortens: terser renames every property whose name ends
+ * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter
+ * reads every character of a name each time a path uses it. The "_" does not mean private: other
+ * files of the bundle use such members (petConsole.ts and app.ts call RunningPet's). It means the
+ * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
+ * profile, the flash) holds or reads a name that ends in "_".
  */
-import { DeviceFlash, Flash, FlashStatus, deviceFlash, thrownStatus } from "./flash";
+import { deviceFlash, thrownStatus, type EspruinoFlash, type FlashStatus, type StatusFlash } from "./flash";
 import {
   ERASED,
   HEADER_SIZE,
@@ -49,11 +56,11 @@ import {
 import { allErased, bytesEqual, joinBytes } from "../core/bytes";
 
 export interface SlotLogConfig extends RegionParams {
-  /** A status-answering flash (the simulator, a region image file); or else `device`. */
-  flash?: Flash;
+  /** A StatusFlash (the simulator, a region image file); or else `device`. */
+  flash?: StatusFlash;
   /** The flash in Espruino's shape, called directly (on the device: require("Flash")); needs `pageSize`. */
-  device?: DeviceFlash;
-  /** The erase page of `device` (a Flash brings its own). */
+  device?: EspruinoFlash;
+  /** The erase page of `device` (a StatusFlash brings its own). */
   pageSize?: number;
   /**
    * The caller's validity check for a stored payload; each call is counted. It accepts a payload by
@@ -202,7 +209,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class SlotLog {
   readonly layout: RegionLayout;
-  private readonly dev_: DeviceFlash;
+  private readonly dev_: EspruinoFlash;
   /** The flash's erase page: a sector spanning several pages is erased page by page. */
   private readonly pageSize_: number;
   private readonly isValidPayload_: (payload: Uint8Array) => boolean | object;
@@ -235,7 +242,7 @@ export class SlotLog {
   /** The adopted newest sector has no committed slot: program its header again before writing into it. */
   private refreshHeader_!: boolean;
 
-  constructor(layout: RegionLayout, config: SlotLogConfig, dev: DeviceFlash, pageSize: number) {
+  constructor(layout: RegionLayout, config: SlotLogConfig, dev: EspruinoFlash, pageSize: number) {
     this.layout = layout;
     this.dev_ = dev;
     this.pageSize_ = pageSize;
@@ -807,7 +814,7 @@ export class SlotLog {
  * build's petLayout, from computeLayout), nothing recomputed or checked again, so that none of the
  * checking code has to travel in the device bundle. Reads nothing yet.
  */
-export function openSlotLog(layout: RegionLayout, device: DeviceFlash, pageSize: number, isValidPayload: (payload: Uint8Array) => boolean | object): SlotLog {
+export function openSlotLog(layout: RegionLayout, device: EspruinoFlash, pageSize: number, isValidPayload: (payload: Uint8Array) => boolean | object): SlotLog {
   return new SlotLog(layout, { address: layout.address, size: layout.size, sectorSize: layout.sectorSize, isValidPayload: isValidPayload }, device, pageSize);
 }
 

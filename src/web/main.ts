@@ -6,25 +6,25 @@
  * network once loaded, and its service worker (offline.ts) keeps it for a reload without network.
  */
 import { deviceBoard, deviceFirmware, simBoard } from "virtual:firmware";
-import type { RegionBoard } from "../host/files/regionReport";
+import type { LoadedProfile } from "../inspect/regionReport";
 import { createAnnouncer } from "./announcer";
 import { backUpFirst } from "./backups/backupFirst";
 import { startBackupsTab } from "./backups/backupsTab";
 import { startDeviceTab } from "./device/deviceTab";
 import { byId } from "./dom";
 import { wireDrops } from "./drops";
-import { startFilesTab } from "./files/filesTab";
+import { startCheckFileTab } from "./checkFile/checkFileTab";
 import { keepPageOffline } from "./offline";
 import { putImage, wireSimBackup } from "./sim/simBackup";
 import { startSimulatorTab } from "./sim/simulatorTab";
 import { startTabs } from "./tabs";
 
-const simRegion: RegionBoard = { file: "boards/web.json", profile: simBoard };
-const deviceRegion: RegionBoard = { file: "boards/esp32.json", profile: deviceBoard };
+const simRegion: LoadedProfile = { file: "boards/web.json", profile: simBoard };
+const deviceRegion: LoadedProfile = { file: "boards/esp32.json", profile: deviceBoard };
 
 const tabs = startTabs();
 const announcer = createAnnouncer(byId("announcer", HTMLParagraphElement));
-const files = startFilesTab([simRegion, deviceRegion]);
+const files = startCheckFileTab([simRegion, deviceRegion]);
 
 const simBackUp = async (reason: string): Promise<string> => backUpFirst({ source: "simulator", board: simRegion, reason, image: await sim.image() });
 const sim = startSimulatorTab(simRegion, announcer, simBackUp);

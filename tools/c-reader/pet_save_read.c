@@ -3,7 +3,7 @@
  *
  * Written from the field table and acceptance rules of the format contract (see
  * docs/save-format-v1.md), not from the TypeScript codec, so that the test
- * test/conformance-c-reader.test.ts can check that two separately written readers agree on every
+ * test/codec-conformance-c-reader.test.ts can check that two separately written readers agree on every
  * payload. Nothing here depends on host byte order, struct layout or integer width beyond the
  * <stdint.h> exact-width types: every field is assembled from single bytes.
  *

@@ -4,10 +4,10 @@
  * back after every burst of flash writes and reports "saved: updates N" only for what is really in
  * the image, so a line it printed is a save that survives kill -9.
  */
-import { loadWorld } from "../../save/codec";
+import { isLoadablePayload, loadWorld } from "../../save/codec";
 import { u64ToDecimal } from "../../core/u64";
 import { nameToString } from "../../core/name";
-import type { Flash } from "../../storage/flash";
+import type { StatusFlash } from "../../storage/flash";
 import { createSlotLog } from "../../storage/slotLog";
 
 export interface CurrentSave {
@@ -18,13 +18,8 @@ export interface CurrentSave {
   seq: number;
 }
 
-/** The codec's verdict without a clock: the same check the firmware gives the slot log. */
-export function isLoadablePayload(payload: Uint8Array): boolean {
-  return loadWorld(payload, 0).status === "ok";
-}
-
 /** The current save in `flash` (region at `address`), or null when there is none. */
-export function readCurrentSave(flash: Flash, region: { address: number; size: number; pageSize: number }): CurrentSave | null {
+export function readCurrentSave(flash: StatusFlash, region: { address: number; size: number; pageSize: number }): CurrentSave | null {
   const created = createSlotLog({
     flash,
     address: region.address,

@@ -17,7 +17,8 @@
  *
  * plus the pin names (D0..D39, and BTN1 / LED1 from the board profile) and `global`.
  */
-import type { Flash } from "../../storage/flash";
+import type { BoardProfile } from "../../boards/boardProfile";
+import type { StatusFlash } from "../../storage/flash";
 import type { PetConsole } from "../../../firmware/app";
 import { createSimClock, intervalSpeedup, type SimClock } from "./clock";
 import { createEspruinoE } from "./espruinoE";
@@ -28,18 +29,13 @@ import { createSimPins, Pin, pinName, type Level, type SimPins } from "./pins";
 import { Ssd1306 } from "./ssd1306";
 import { createSimTimers, type SimTimers } from "./timers";
 
-/** The board-profile fields the host needs (boards/desktop.json, boards/web.json). */
-export interface HostBoard {
-  petRegion: { address: number; size: number; pageSize: number };
-  button?: { pin: string; activeLow?: boolean };
-  led?: { pin: string };
-  display?: { address: number };
-}
+/** The board-profile fields the host needs (boards/desktop.json, boards/web.json), as the profile declares them. */
+export type HostBoard = Pick<BoardProfile, "petRegion" | "button" | "led" | "display">;
 
 export interface HostOptions {
   board: HostBoard;
   /** NOR flash holding the region; `flashAddress` is where the region starts in it (default 0). */
-  flash: Flash;
+  flash: StatusFlash;
   flashAddress?: number;
   /** getTime() speed factor (--speed); above 45 setInterval runs faster too (clock.ts). */
   speed?: number;

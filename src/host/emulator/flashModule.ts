@@ -7,24 +7,17 @@
  * Write errors are not reported back, as on the ESP32 port (it ignores the IDF's return codes); the
  * NOR simulator underneath still ANDs the bits, so a write over unerased bytes mixes them silently.
  */
-import type { Flash } from "../../storage/flash";
+import type { EspruinoFlash, FlashArea, StatusFlash } from "../../storage/flash";
 import type { Realm } from "./graphics";
 
 export interface FlashWindow {
   /** The NOR flash holding the region (its own address space). */
-  flash: Flash;
+  flash: StatusFlash;
   /** Address the firmware uses for the first byte of the region (the board profile's petRegion.address). */
   regionAddress: number;
   /** Address of that same byte in `flash` (0 for a region image file). */
   flashAddress: number;
   size: number;
-}
-
-export interface EspruinoFlashModule {
-  read(length: number, addr: number): Uint8Array;
-  write(data: unknown, addr: number): void;
-  erasePage(addr: unknown): void;
-  getPage(addr: number): { addr: number; length: number } | undefined;
 }
 
 /** Byte values of whatever Flash.write accepts: typed arrays, arrays, strings. */
@@ -44,7 +37,7 @@ function toBytes(data: unknown): Uint8Array {
   throw new Error("Flash.write: data must be a Uint8Array, an array or a string");
 }
 
-export function createFlashModule(w: FlashWindow, realm: Realm, onWrite?: () => void): EspruinoFlashModule {
+export function createFlashModule(w: FlashWindow, realm: Realm, onWrite?: () => void): EspruinoFlash {
   const sectorSize = w.flash.pageSize;
 
   function map(addr: number, length: number, what: string): number {
@@ -79,7 +72,7 @@ export function createFlashModule(w: FlashWindow, realm: Realm, onWrite?: () => 
       w.flash.erasePage(map(start, sectorSize, "erasePage"));
       if (onWrite) onWrite();
     },
-    getPage(addr: number): { addr: number; length: number } | undefined {
+    getPage(addr: number): FlashArea | undefined {
       const a = Number(addr);
       if (!(a >= w.regionAddress && a < w.regionAddress + w.size)) return undefined;
       return { addr: Math.floor(a / sectorSize) * sectorSize, length: sectorSize };

@@ -28,7 +28,8 @@
  * Functions that the board has no hardware for (no I2C1 on the Linux build, say) are left out of the
  * env rather than failing later.
  */
-import type { GraphicsLike, I2CBus, PetEnv, PinId, RawFlash, WatchEvent, WatchOptions } from "../../platform/env";
+import type { GraphicsLike, I2CBus, PetEnv, PinId, WatchEvent, WatchOptions } from "../../platform/env";
+import type { EspruinoFlash } from "../../storage/flash";
 
 // Module-local ambient names: they resolve to the interpreter's globals at run time.
 declare const require: (name: string) => unknown;
@@ -64,7 +65,7 @@ declare function clearTimeout(id: unknown): void;
 
 /** The PetEnv for the interpreter this code runs on. */
 export function espruinoEnv(): PetEnv {
-  return envFromGlobals(require("Flash") as RawFlash);
+  return envFromGlobals(require("Flash") as EspruinoFlash);
 }
 
 /**
@@ -91,7 +92,7 @@ function addTextCoding(env: PetEnv): void {
 }
 
 /** The PetEnv over the interpreter's globals with `flash` as require("Flash") (tests pass a fake). */
-export function envFromGlobals(flash: RawFlash): PetEnv {
+export function envFromGlobals(flash: EspruinoFlash): PetEnv {
   const env: PetEnv = {
     // The interpreter's own functions, not wrappers: a wrapper is one more call each time (every
     // tick, for getTime) and, on Espruino, a function kept in RAM for as long as the pet runs. These

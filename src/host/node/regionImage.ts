@@ -13,7 +13,7 @@
  * it never leaves a short file. A file of another size is refused rather than reinterpreted.
  */
 import * as fs from "node:fs";
-import { Flash, FlashRead, FlashStatus } from "../../storage/flash";
+import { StatusFlash, FlashRead, FlashStatus } from "../../storage/flash";
 import { NorFlashSim } from "../../storage/norFlashSim";
 import { writeFileAtomic } from "./atomicFile";
 
@@ -35,7 +35,7 @@ export type RegionImageStatus = "ok" | "created" | "missing" | "wrong-size" | "c
 
 export interface RegionImage {
   /** The flash to hand to SlotLog. Fails with a status (never throws) once the file cannot be written. */
-  flash: Flash;
+  flash: StatusFlash;
   /** The simulator underneath: counters, erase counts, image(). */
   sim: NorFlashSim;
   path: string;
@@ -126,7 +126,7 @@ export function openRegionImage(o: RegionImageOptions): OpenRegionImageResult {
   });
 
   // Once the file cannot follow the cells, memory and file disagree: stop, and say so in every status.
-  const flash: Flash = {
+  const flash: StatusFlash = {
     pageSize: o.pageSize,
     read(length: number, address: number): FlashRead {
       if (fileError !== null || !open) return { status: "read-failed", bytes: null };

@@ -4,11 +4,11 @@
  * one sentence for the page to show; an empty region (all 0xFF) has nothing to keep and is not kept.
  * If the region cannot be read the caller gets the error and does nothing destructive.
  */
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { LoadedProfile } from "../../inspect/regionReport";
 import { keepBackup, type BackupSource } from "./backupStore";
 import { regionSummary } from "./regionSummary";
 
-export async function backUpFirst(o: { source: BackupSource; board: RegionBoard; reason: string; image: Uint8Array }): Promise<string> {
+export async function backUpFirst(o: { source: BackupSource; board: LoadedProfile; reason: string; image: Uint8Array }): Promise<string> {
   const s = regionSummary(o.image, o.board);
   if (s.empty) return "The pet's region was empty: there was nothing to back up.";
   const r = await keepBackup({ at: Date.now(), source: o.source, boardFile: o.board.file, reason: o.reason, summary: s.text, bytes: o.image });

@@ -1,6 +1,6 @@
 /**
  * Region images kept in the browser (IndexedDB, store "backups") before anything that could lose a
- * pet: writing Espruino, uploading the firmware, restoring a save, hatching, loading an image into
+ * pet: installing Espruino, uploading the firmware, restoring a save, hatching, loading an image into
  * the simulator. Each is the whole region as `pet-save pull` would give it, with when, from where and
  * why it was taken, and what it holds. A backup identical to the newest one from the same source is
  * not stored twice; past MAX_BACKUPS the oldest go.

@@ -1,11 +1,11 @@
 /**
  * What a region image holds, in a few words, found by the same reader `pet-save inspect` uses
- * (src/host/files/regionReport.ts): the save the board would restore at boot, or why there is none.
+ * (src/inspect/regionReport.ts): the save the board would restore at boot, or why there is none.
  */
 import { loadWorld } from "../../save/codec";
 import { payloadJson } from "../../save/payloadJson";
 import { bytesToHex } from "../../core/hex";
-import { readRegion, type RegionBoard } from "../../host/files/regionReport";
+import { readRegion, type LoadedProfile } from "../../inspect/regionReport";
 
 export interface RegionSummary {
   /** "Pip, updates 12" or "no save: empty". */
@@ -15,7 +15,7 @@ export interface RegionSummary {
   empty: boolean;
 }
 
-export function regionSummary(bytes: Uint8Array, board: RegionBoard): RegionSummary {
+export function regionSummary(bytes: Uint8Array, board: LoadedProfile): RegionSummary {
   const empty = bytes.every((b) => b === 0xff);
   if (bytes.length !== board.profile.petRegion.size) return { text: "not a region image (" + bytes.length + " bytes)", currentHex: null, empty };
   const c = readRegion(bytes, board);

@@ -6,14 +6,14 @@
  * replaces (simBackup.ts putImage, petActions.ts importOntoBoard).
  */
 import { hexToBytes } from "../../core/hex";
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { LoadedProfile } from "../../inspect/regionReport";
 import { regionSummary } from "../backups/regionSummary";
 import { byId } from "../dom";
-import { judgePayload, rejectionText } from "../files/judgePayload";
+import { judgePayload, rejectionText } from "../checkFile/judgePayload";
 import { importOntoBoard, type PetActionHooks } from "./petActions";
 
 export interface CopyHooks {
-  region: RegionBoard;
+  region: LoadedProfile;
   say(text: string, bad?: boolean): void;
   readRegion(): Promise<Uint8Array>;
   petHooks: PetActionHooks;

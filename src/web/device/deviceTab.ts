@@ -1,6 +1,6 @@
 /**
  * The Device tab: a board over Web Serial, in three steps that read in order (deviceSteps.ts): 1
- * Espruino on the board (espruinoWriter.ts), 2 the pet firmware, 3 the live pet; the step the board
+ * Espruino on the board (espruinoInstaller.ts), 2 the pet firmware, 3 the live pet; the step the board
  * needs is opened once the page knows. Connect talks to Espruino's console at 115200 baud, shows what
  * the board is (process.env VERSION and BOARD) and refuses a board or version the profiles do not
  * cover; Upload keeps a backup of the pet's region, then puts the ESP32 firmware built into the page
@@ -9,7 +9,7 @@
  * the copies between the board and the simulator.
  */
 import type { BoardProfile } from "../../boards/boardProfile";
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { LoadedProfile } from "../../inspect/regionReport";
 import type { Announcer } from "../announcer";
 import { backUpFirst } from "../backups/backupFirst";
 import { regionSummary } from "../backups/regionSummary";
@@ -17,7 +17,7 @@ import { byId, download } from "../dom";
 import { wireBoardCopies } from "./boardCopies";
 import { createSteps } from "./deviceSteps";
 import { NO_PORT, serialMissing } from "./deviceWords";
-import { startEspruinoWriter, type EspruinoWriter } from "./espruinoWriter";
+import { startEspruinoInstaller, type EspruinoInstaller } from "./espruinoInstaller";
 import { wirePetActions, type PetActionHooks, type PetCall } from "./petActions";
 import { paintPetFace } from "./petFace";
 import { uploadPet } from "./petUpload";
@@ -46,12 +46,12 @@ export interface DeviceHooks {
 }
 
 export interface DeviceTab {
-  espruino: EspruinoWriter;
+  espruino: EspruinoInstaller;
   /** Puts the current save of a region image onto the board, or null while no pet runs there. */
   toBoard(): ((bytes: Uint8Array, name: string) => Promise<string>) | null;
 }
 
-export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceHooks): DeviceTab {
+export function startDeviceTab(code: string, region: LoadedProfile, hooks: DeviceHooks): DeviceTab {
   const board: BoardProfile = region.profile;
   const support = byId("dev-support", HTMLParagraphElement);
   const connectBtn = byId("dev-connect", HTMLButtonElement);
@@ -281,14 +281,14 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
   }
   uploadBtn.addEventListener("click", () => void upload());
 
-  const espruino = startEspruinoWriter({
+  const espruino = startEspruinoInstaller({
     region,
     choosePort,
     // The port is handed over: our console link lets go of it while esptool-js has it.
     release: async () => {
       if (link) await drop("Disconnected while Espruino is written.");
     },
-    afterWrite: async (port) => {
+    afterInstall: async (port) => {
       if (await connectTo(port, true)) await upload();
     },
   });
@@ -330,7 +330,7 @@ export function startDeviceTab(code: string, region: RegionBoard, hooks: DeviceH
     support.textContent = missing;
     support.classList.add("rejected");
     connectBtn.disabled = true;
-    espruino.disable("Writing Espruino needs Web Serial too: " + (window.isSecureContext ? "use a desktop Chrome, Edge or Opera." : "open this page securely (see above)."));
+    espruino.disable("Installing Espruino needs Web Serial too: " + (window.isSecureContext ? "use a desktop Chrome, Edge or Opera." : "open this page securely (see above)."));
     steps.mark("espruino", "not in this browser");
     steps.mark("firmware", "not in this browser");
     steps.mark("pet", "not in this browser");

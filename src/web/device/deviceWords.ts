@@ -19,7 +19,7 @@ export function serialMissing(serial: unknown): string | null {
   if (!serial) {
     return (
       "This browser has no Web Serial, so it cannot talk to a board. Use a desktop Chrome, Edge or Opera (version 89 or later) for this tab, " +
-      "or `npm run flash` from the repository. The Simulator, Backups and Check a file work here."
+      "or `npm run upload` from the repository. The Simulator, Backups and Check a file work here."
     );
   }
   return null;

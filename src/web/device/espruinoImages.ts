@@ -7,6 +7,8 @@
  *   partition table     32-byte entries starting AA 50, written at 0x8000, at most 0xC00 bytes
  *   Espruino firmware   ESP image, written at 0x10000, must fit the app partition there
  */
+import type { FlashRange } from "../../boards/boardProfile";
+
 export const BOOTLOADER_ADDRESS = 0x1000;
 export const PARTITIONS_ADDRESS = 0x8000;
 export const FIRMWARE_ADDRESS = 0x10000;
@@ -55,7 +57,7 @@ export function parsePartitionTable(b: Uint8Array): Partition[] | null {
  * region: a table that does not keep it as a partition of its own is refused, since Espruino could
  * then put Storage (or anything) over the pet.
  */
-export function checkEspruinoFiles(files: PickedFile[], petRegion: { address: number; size: number }): { images: FlashImage[]; problems: string[] } {
+export function checkEspruinoFiles(files: PickedFile[], petRegion: FlashRange): { images: FlashImage[]; problems: string[] } {
   const problems: string[] = [];
   if (files.length !== 3) problems.push("pick exactly three files (bootloader, partition table, Espruino firmware); got " + files.length);
   const tables = files.filter((f) => parsePartitionTable(f.bytes) !== null);

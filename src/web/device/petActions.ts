@@ -10,7 +10,7 @@ import { hexToBytes } from "../../core/hex";
 import { describeStatus } from "../../save/status";
 import type { LoadStatus } from "../../save/status";
 import { download } from "../dom";
-import { judgePayload, rejectionText } from "../files/judgePayload";
+import { judgePayload, rejectionText } from "../checkFile/judgePayload";
 import { fileStem } from "../sim/simBackup";
 import type { petCallCommand } from "./protocol";
 

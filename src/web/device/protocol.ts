@@ -7,7 +7,7 @@
  * the pet's own console lines and from any echo: an echoed command holds the tag inside quotes,
  * followed by a quote or comma, never by the space and value of a real answer.
  *
- * The upload is the one `npm run flash` does (scripts/lib/upload.js, the espruino tool's
+ * The upload is the one `npm run upload` does (src/host/node/upload/espruinoTool.ts, the espruino tool's
  * `--storage .bootcde:-`): the bundle in 1 KiB pieces through
  * `require("Storage").write(".bootcde", piece, offset[, total])`, then `load(".bootcde")`. Each piece
  * is wrapped in a print of Storage.write's result, so the page knows each piece arrived (and that
@@ -47,7 +47,7 @@ export function command(js: string): string {
 
 /**
  * Asks the board what it is (process.env BOARD, VERSION, FLASH, STORAGE, the free flash and the page
- * of the region's last byte): the question of src/boards/boardFit.ts, the one rule the page, flash,
+ * of the region's last byte): the question of src/boards/boardFit.ts, the one rule the page, the upload,
  * board-check and the firmware share. `region` is the page's profile's petRegion.
  */
 export function identifyCommand(region: FlashRange): string {

@@ -1,10 +1,10 @@
 /**
  * The board's whole pet region, read over the console exactly as `pet-save pull` reads it (the
- * program and the checks are src/host/files/regionPull.ts), then looked at by the same region
+ * program and the checks are src/inspect/regionPull.ts), then looked at by the same region
  * report: the image is handed out only when every chunk arrived with its CRC.
  */
-import { parsePullLines, PULL_CHUNK, pullProgram } from "../../host/files/regionPull";
-import { readRegion } from "../../host/files/regionReport";
+import { parsePullLines, PULL_CHUNK, pullProgram } from "../../inspect/regionPull";
+import { readRegion } from "../../inspect/regionReport";
 import type { BoardProfile } from "../../boards/boardProfile";
 import { command } from "./protocol";
 import type { Exchange } from "./upload";

@@ -8,7 +8,7 @@
  */
 import { hexToBytes } from "../../core/hex";
 import { byId, download } from "../dom";
-import { judgePayload, rejectionText } from "../files/judgePayload";
+import { judgePayload, rejectionText } from "../checkFile/judgePayload";
 import { regionSummary } from "../backups/regionSummary";
 import type { SimulatorTab } from "./simulatorTab";
 

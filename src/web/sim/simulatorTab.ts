@@ -8,7 +8,7 @@
  * snapshot committed), so what it says survives closing the tab. One tab runs the board at a time
  * (boardLease.ts); a second one says so and starts by itself when the first is gone.
  */
-import type { RegionBoard } from "../../host/files/regionReport";
+import type { LoadedProfile } from "../../inspect/regionReport";
 import type { CurrentSave } from "../../host/emulator/currentSave";
 import { OLED_HEIGHT, OLED_WIDTH } from "../../host/emulator/ssd1306";
 import type { Announcer } from "../announcer";
@@ -23,7 +23,7 @@ import { LeaseLost, storeRegion } from "./persistentFlash";
 import type { FromBoard } from "./simProtocol";
 
 export interface SimulatorTab {
-  region: RegionBoard;
+  region: LoadedProfile;
   line(text: string): void;
   /** True while the board runs in this tab. */
   running(): boolean;
@@ -53,7 +53,7 @@ function clockText(s: Record<string, unknown> | null): string {
   return "updates " + String(s.updateCount) + " · world clock " + two(Math.floor(secs / 3600)) + ":" + two(Math.floor(secs / 60) % 60) + ":" + two(secs % 60);
 }
 
-export function startSimulatorTab(region: RegionBoard, say: Announcer, backUp: (reason: string) => Promise<string>): SimulatorTab {
+export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp: (reason: string) => Promise<string>): SimulatorTab {
   const canvas = byId("sim-oled", HTMLCanvasElement);
   const status = byId("sim-status", HTMLParagraphElement);
   const clock = byId("sim-clock", HTMLParagraphElement);

@@ -1,7 +1,7 @@
 /** `pet-save decode PAYLOAD [--now MS] [--json]`: show a payload's fields (binary or hex text), or reject it. */
 import { loadWorld } from "../../../save/codec";
 import type { U64 } from "../../../core/u64";
-import { payloadText } from "../../files/payloadReport";
+import { payloadText } from "../../../inspect/payloadReport";
 import { nowOption, parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
 import { EXIT_OK, INPUT_LIMITS, readPayloadInput, type CliIo } from "./io";

@@ -1,42 +1,28 @@
 /**
  * Talking to a board's console for `pet-save pull` and `push`: run a few lines of JavaScript on the
  * device and get back what it printed. The real transport is the `espruino` package's command line,
- * run the way scripts/lib/upload.js runs it for uploads (offline: a local board description so it
+ * run the way the upload runs it (../upload/espruinoTool.ts; offline: a local board description so it
  * neither asks espruino.com for the board's JSON nor fetches require("Flash") as a module): with
  * `-e CODE` it connects (serial, or tcp://host:port), sends the code without resetting the board,
  * relays the console (lines prefixed "--] ") and exits once the board has been quiet for a moment.
  * Tests substitute a fake that runs the code in a local context.
  *
- * The port is found as `npm run flash` finds it (scripts/lib/serialPorts.js): without one, the one
+ * The port is found as `npm run upload` finds it (../serial/serialPorts.ts): without one, the one
  * ESP32 board plugged in; a named serial port that exists is used even when the tool does not list
- * it (the tool's process preloads scripts/lib/uploaderShim.cjs, which also reports whether the board
+ * it (the tool's process preloads ../upload/uploaderShim.cjs, which also reports whether the board
  * sent anything back).
  *
  * The device code prints marker lines ("PETPULL ...", "PETPUSH ...") so the parser can ignore the
  * uploader's own chatter and anything else the firmware prints meanwhile.
  */
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { CliError, EXIT_REJECTED } from "./io";
-import { packageRoot } from "../packageRoot";
 import { connectFailure, notSerialPortReason, uploaderCrash } from "./portTrouble";
+import { PortError, resolveBoardPort } from "../serial/serialPorts";
+import { DEFAULT_BAUD, runEspruinoCli, writeUploaderBoard } from "../upload/espruinoTool";
 
 export interface DeviceConsole {
   /** Runs `code` on the board; resolves with everything the console printed. */
   run(code: string): Promise<string>;
-}
-
-/** The part of scripts/lib/upload.js used here (it is plain JavaScript, loaded at run time). */
-interface UploadLib {
-  DEFAULT_BAUD: number;
-  writeUploaderBoard(): { file: string; cleanup(): void };
-  runEspruinoCli(args: string[], options?: { timeoutMs?: number; port?: string }): Promise<{ code: number; output: string; answered: boolean }>;
-}
-
-/** The part of scripts/lib/serialPorts.js used here. */
-interface PortsLib {
-  PortError: new (message: string) => Error;
-  resolveBoardPort(named: string | undefined): Promise<{ path: string; lines: string[] }>;
 }
 
 /** How long a whole transfer may take (a 64 KiB pull at 115200 baud is about 10 s). */
@@ -44,24 +30,19 @@ const TIMEOUT_MS = 120000;
 /** A refused connection (a console session still closing, a port just released) is retried once. */
 const RETRY_AFTER_MS = 1000;
 
-async function scriptLib<T>(name: string): Promise<T> {
-  return (await import(pathToFileURL(join(packageRoot(), "scripts", "lib", name)).href)) as T;
-}
-
 /**
  * The board's port: `named`, or the one ESP32 board plugged in; what was decided goes to `tell`
  * (after the port is known to be one: a refusal is the only line).
  */
 async function findPort(named: string | undefined, tell: (line: string) => void): Promise<string> {
-  const ports = await scriptLib<PortsLib>("serialPorts.js");
   try {
-    const found = await ports.resolveBoardPort(named);
+    const found = await resolveBoardPort(named);
     const notSerial = notSerialPortReason(found.path);
     if (notSerial !== null) throw new CliError(EXIT_REJECTED, notSerial);
     for (const line of found.lines) tell(line);
     return found.path;
   } catch (e) {
-    if (e instanceof ports.PortError) throw new CliError(EXIT_REJECTED, e.message);
+    if (e instanceof PortError) throw new CliError(EXIT_REJECTED, e.message);
     throw e;
   }
 }
@@ -74,16 +55,15 @@ export function espruinoConsole(named: string | undefined, tell: (line: string) 
   return {
     async run(code: string): Promise<string> {
       const port = await findPort(named, tell);
-      const lib = await scriptLib<UploadLib>("upload.js");
-      const board = lib.writeUploaderBoard();
+      const board = writeUploaderBoard();
       try {
         const args = ["--no-ble", "--board", board.file, "--config", "MODULE_URL=", "-p", port];
-        if (!port.startsWith("tcp://")) args.push("-b", String(lib.DEFAULT_BAUD));
+        if (!port.startsWith("tcp://")) args.push("-b", String(DEFAULT_BAUD));
         args.push("-e", code);
-        let r = await lib.runEspruinoCli(args, { timeoutMs: TIMEOUT_MS, port });
+        let r = await runEspruinoCli(args, { timeoutMs: TIMEOUT_MS, port });
         if (!/Connected/.test(r.output)) {
           await new Promise((done) => setTimeout(done, RETRY_AFTER_MS));
-          r = await lib.runEspruinoCli(args, { timeoutMs: TIMEOUT_MS, port });
+          r = await runEspruinoCli(args, { timeoutMs: TIMEOUT_MS, port });
         }
         const crash = uploaderCrash(r.output, port);
         if (crash !== null && !r.answered) throw new CliError(EXIT_REJECTED, crash);

@@ -16,10 +16,10 @@ import { showPayload } from "./decode";
 import { U64_ZERO } from "../../../core/u64";
 import { CliError, EXIT_OK, EXIT_REJECTED, readImageOrPayloadInput } from "./io";
 import { boardForImage, readRegion } from "./regionFile";
-import { regionJson, regionText } from "../../files/regionReport";
+import { regionJson, regionText } from "../../../inspect/regionReport";
 
-// The report's shapes live with the report (src/host/files, shared with the web page); the tests know them by this module.
-export type { RegionJson, SectorJson, SlotJson, SlotVerdict } from "../../files/regionReport";
+// The report's shapes live with the report (src/inspect, shared with the web page); the tests know them by this module.
+export type { RegionJson, SectorJson, SlotJson, SlotVerdict } from "../../../inspect/regionReport";
 
 export const inspectCommand: Command = {
   name: "inspect",

@@ -7,9 +7,9 @@ import { statSync, writeFileSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { writeFileAtomic } from "../atomicFile";
 import { acquireImageLock, readImageConsistent, type HeldLock } from "../imageLock";
-import { payloadFromBytes, PayloadFileError, type PayloadInput } from "../../files/payloadFile";
+import { payloadFromBytes, PayloadFileError, type PayloadInput } from "../../../inspect/payloadFile";
 
-export { looksLikeHexText, type PayloadInput } from "../../files/payloadFile";
+export { looksLikeHexText, type PayloadInput } from "../../../inspect/payloadFile";
 
 export interface CliIo {
   /**
@@ -131,7 +131,7 @@ export async function readInput(path: string, io: CliIo, limit: InputLimit): Pro
 
 /**
  * payloadFromInput with its refusal as a CliError (exit 1). The reading rules themselves live in
- * src/host/files/payloadFile.ts, shared with the web page.
+ * src/inspect/payloadFile.ts, shared with the web page.
  */
 export function payloadFromInput(bytes: Uint8Array, path: string): PayloadInput {
   try {

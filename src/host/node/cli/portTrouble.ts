@@ -33,13 +33,13 @@ export function notSerialPortReason(path: string, platform: string = process.pla
     return null;
   }
   if (subsystem === "tty") return null;
-  return path + " is not a serial port (a " + subsystem + " device): name the board's port, e.g. /dev/ttyUSB0 (`npm run flash -- --list` lists them)";
+  return path + " is not a serial port (a " + subsystem + " device): name the board's port, e.g. /dev/ttyUSB0 (`npm run upload -- --list` lists them)";
 }
 
 /** Known causes in the uploader's last words, and what to do about each. */
 const ADVICE: [RegExp, string][] = [
-  [/Inappropriate ioctl|ENOTTY/i, "it is not a serial port: name the board's port (`npm run flash -- --list` lists them)"],
-  [/Cannot lock port|Resource temporarily unavailable|EBUSY/i, "another program has the port open (a serial monitor, another pull or flash): close it and try again"],
+  [/Inappropriate ioctl|ENOTTY/i, "it is not a serial port: name the board's port (`npm run upload -- --list` lists them)"],
+  [/Cannot lock port|Resource temporarily unavailable|EBUSY/i, "another program has the port open (a serial monitor, another pull or upload): close it and try again"],
   [/Permission denied|EACCES/i, "no permission to open it: join the port's group (often dialout), then log out and back in"],
   [/No such file or directory|ENOENT/i, "the port has gone (board unplugged?): plug it in and try again"],
 ];
@@ -61,7 +61,7 @@ export function uploaderCrash(output: string, port: string): string | null {
   const advice = ADVICE.find(([re]) => re.test(cause || output));
   return (
     "the espruino uploader failed on " + port + (cause ? ": " + cause : "") +
-    (advice ? "; " + advice[1] : "; check the port (`npm run flash -- --list`) and try again")
+    (advice ? "; " + advice[1] : "; check the port (`npm run upload -- --list`) and try again")
   );
 }
 

@@ -1,20 +1,20 @@
 /**
  * `pet-save pull [--port P] -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
- * as a backup. Without --port, the one ESP32 board plugged in (as `npm run flash` finds it). The region's address and size come from the board profile (default boards/esp32.json).
+ * as a backup. Without --port, the one ESP32 board plugged in (as `npm run upload` finds it). The region's address and size come from the board profile (default boards/esp32.json).
  *
- * The board's program and the check of its output are in src/host/files/regionPull.ts (shared with
+ * The board's program and the check of its output are in src/inspect/regionPull.ts (shared with
  * the web page). The image is written, atomically, only when every chunk arrived exactly once with a
  * matching CRC; anything less is an error and nothing is written.
  */
-import { parsePullLines, PullError, pullProgram } from "../../files/regionPull";
+import { parsePullLines, PullError, pullProgram } from "../../../inspect/regionPull";
 
-export { PULL_CHUNK, pullProgram } from "../../files/regionPull";
+export { PULL_CHUNK, pullProgram } from "../../../inspect/regionPull";
 import { join } from "node:path";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
 import { CliError, EXIT_OK, EXIT_REJECTED, lockOutput, usageError, writeOutput, type CliIo } from "./io";
-import { BOARDS_DIR, readBoard, readRegion, type RegionBoard } from "./regionFile";
+import { BOARDS_DIR, readProfile, readRegion, type LoadedProfile } from "./regionFile";
 
 /** parsePullLines with its refusal as a CliError (exit 1). */
 export function parsePullOutput(text: string, size: number): Uint8Array {
@@ -27,7 +27,7 @@ export function parsePullOutput(text: string, size: number): Uint8Array {
 }
 
 /** Pulls with any console (the tests pass a fake). Returns the exit code. */
-export async function pullWith(device: DeviceConsole, board: RegionBoard, out: string, io: CliIo): Promise<number> {
+export async function pullWith(device: DeviceConsole, board: LoadedProfile, out: string, io: CliIo): Promise<number> {
   const r = board.profile.petRegion;
   // The image is held from the start: a program running on it (npm start) is named at once, before
   // the board is read, and nothing starts writing it while the transfer runs.
@@ -58,7 +58,7 @@ export const pullCommand: Command = {
       "every chunk arrived intact. Without --port: the one ESP32 board plugged in. Takes about ten seconds\n" +
       "over 115200-baud serial; the pet keeps running.",
     options: [
-      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run flash -- --list` lists ports"],
+      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run upload -- --list` lists ports"],
       ["-o, --output IMAGE", "the image file to write"],
       ["--board FILE", "the board profile that says where the region is (default boards/esp32.json)"],
     ],
@@ -74,7 +74,7 @@ export const pullCommand: Command = {
     const out = parsed.values.output;
     if (port === "") throw usageError("pull --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     if (typeof out !== "string" || out === "") throw usageError("pull needs -o IMAGE (the file to write)");
-    const board = readBoard(typeof parsed.values.board === "string" ? parsed.values.board : join(BOARDS_DIR, "esp32.json"));
+    const board = readProfile(typeof parsed.values.board === "string" ? parsed.values.board : join(BOARDS_DIR, "esp32.json"));
     return pullWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), board, out, io);
   },
 };

@@ -1,6 +1,6 @@
 /**
  * `pet-save push [--port P] IMAGE|PAYLOAD [--board FILE]`: restores a backup onto a running board
- * (without --port, the one ESP32 board plugged in, as `npm run flash` finds it).
+ * (without --port, the one ESP32 board plugged in, as `npm run upload` finds it).
  *
  * The file is checked first and nothing is sent unless it passes: a payload (84 bytes, or its hex
  * text) must pass
@@ -82,7 +82,7 @@ export const pushCommand: Command = {
       "Without --port: the one ESP32 board plugged in.",
     options: [
       ["IMAGE|PAYLOAD", "the backup: a region image (its current save is sent) or a payload, or - for stdin"],
-      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run flash -- --list` lists ports"],
+      ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run upload -- --list` lists ports"],
       ["--board FILE", "the board profile whose region an image is (when its size does not say)"],
     ],
     examples: ["pet-save push board.bin", "pet-save push --port /dev/ttyUSB0 pip.pay"],

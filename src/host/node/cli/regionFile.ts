@@ -1,19 +1,19 @@
 /**
  * Region images for the `pet-save` region commands (inspect, extract, pull, push): which board's
  * geometry a file has (from the profiles in boards/), and what the slot log in it holds (read by
- * src/host/files/regionReport.ts, shared with the web page).
+ * src/inspect/regionReport.ts, shared with the web page).
  *
  * Offset 0 of an image is the first byte of the board's pet region, whatever its flash address.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
-import { readRegion as readRegionContents, RegionBoardError, type RegionBoard, type RegionContents } from "../../files/regionReport";
+import { readRegion as readRegionContents, ProfileRegionError, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
 import { packageRoot } from "../packageRoot";
 
-export type { RegionBoard, RegionContents } from "../../files/regionReport";
+export type { LoadedProfile, RegionContents } from "../../../inspect/regionReport";
 
 export const BOARDS_DIR = join(packageRoot(), "boards");
 /** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
@@ -21,7 +21,7 @@ const PREFERRED_BOARDS = ["desktop.json", "esp32.json", "linux.json"];
 
 
 /** Reads and checks a board profile; a bad one is a usage error naming every problem. */
-export function readBoard(file: string): RegionBoard {
+export function readProfile(file: string): LoadedProfile {
   let profile: unknown;
   try {
     profile = JSON.parse(readFileSync(file, "utf8"));
@@ -34,9 +34,9 @@ export function readBoard(file: string): RegionBoard {
 }
 
 /** The board named by --board, else the first profile in boards/ whose region is `size` bytes. */
-export function boardForImage(size: number, boardOption: string | undefined, path: string): RegionBoard {
+export function boardForImage(size: number, boardOption: string | undefined, path: string): LoadedProfile {
   if (boardOption !== undefined) {
-    const b = readBoard(boardOption);
+    const b = readProfile(boardOption);
     if (b.profile.petRegion.size !== size) {
       throw new CliError(
         EXIT_REJECTED,
@@ -53,9 +53,9 @@ export function boardForImage(size: number, boardOption: string | undefined, pat
   }
   names.sort((a, b) => rank(a) - rank(b));
   for (const n of names) {
-    let b: RegionBoard;
+    let b: LoadedProfile;
     try {
-      b = readBoard(join(BOARDS_DIR, n));
+      b = readProfile(join(BOARDS_DIR, n));
     } catch {
       continue;
     }
@@ -74,11 +74,11 @@ function rank(name: string): number {
 }
 
 /** readRegion with a bad board as a usage error (exit 2). */
-export function readRegion(bytes: Uint8Array, board: RegionBoard): RegionContents {
+export function readRegion(bytes: Uint8Array, board: LoadedProfile): RegionContents {
   try {
     return readRegionContents(bytes, board);
   } catch (e) {
-    if (e instanceof RegionBoardError) throw usageError(e.message);
+    if (e instanceof ProfileRegionError) throw usageError(e.message);
     throw e;
   }
 }

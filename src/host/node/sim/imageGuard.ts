@@ -11,7 +11,7 @@ import { NorFlashSim } from "../../../storage/norFlashSim";
 import { computeLayout } from "../../../storage/regionLayout";
 import { scanRegion } from "../../../storage/regionScan";
 import { writeFileAtomic } from "../atomicFile";
-import { isLoadablePayload } from "../../emulator/currentSave";
+import { isLoadablePayload } from "../../../save/codec";
 
 export type ImageVerdict = "absent" | "pet-region" | "wrong-size" | "foreign";
 

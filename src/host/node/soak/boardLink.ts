@@ -6,7 +6,7 @@
  *
  * Lines are sent with a leading DLE (0x10), which tells Espruino not to echo them, and answers come
  * between markers of this session, so prompts, the firmware's own lines and a boot banner in the
- * middle do not matter (the same protocol as scripts/lib/espruinoLinux.js openConsole).
+ * middle do not matter (the same protocol as src/host/node/interpreter/espruinoLinux.ts openConsole).
  */
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
@@ -149,34 +149,34 @@ function printed(marker: string): string {
 /** The console over a link: expressions, programs, and the complete lines printed. */
 export class BoardConsole {
   readonly link: BoardLink;
-  private text_ = "";
-  private partial_ = "";
-  private readonly lineListeners_: ((line: string) => void)[] = [];
-  private readonly id_ = randomBytes(3).toString("hex");
-  private counter_ = 0;
+  private text = "";
+  private partial = "";
+  private readonly lineListeners: ((line: string) => void)[] = [];
+  private readonly id = randomBytes(3).toString("hex");
+  private counter = 0;
 
   constructor(link: BoardLink) {
     this.link = link;
     link.onData((d) => {
-      this.text_ += d;
-      this.partial_ += d;
-      const parts = this.partial_.split("\n");
-      this.partial_ = parts.pop() as string;
-      for (const p of parts) for (const l of this.lineListeners_) l(p.replace(/\r$/, ""));
+      this.text += d;
+      this.partial += d;
+      const parts = this.partial.split("\n");
+      this.partial = parts.pop() as string;
+      for (const p of parts) for (const l of this.lineListeners) l(p.replace(/\r$/, ""));
     });
   }
 
   /** `listener` gets every complete line from now on. */
   onLine(listener: (line: string) => void): void {
-    this.lineListeners_.push(listener);
+    this.lineListeners.push(listener);
   }
 
   /** Waits until `marker` arrives after position `from` of the text; the text in between. */
   private async until(from: number, marker: string, ms: number, what: string): Promise<string> {
     const deadline = Date.now() + ms;
     for (;;) {
-      const at = this.text_.indexOf(marker, from);
-      if (at >= 0) return this.text_.slice(from, at);
+      const at = this.text.indexOf(marker, from);
+      if (at >= 0) return this.text.slice(from, at);
       if (!this.link.isOpen) throw new Error("the connection to " + this.link.name + " closed before " + what + " answered");
       if (Date.now() > deadline) throw new Error("no answer from the board at " + this.link.name + " to " + what + " within " + ms / 1000 + " s");
       await sleep(20);
@@ -185,11 +185,11 @@ export class BoardConsole {
 
   /** Runs one expression and answers its value (JSON), or throws with the board's error. */
   async evaluate(expr: string, ms = 10000): Promise<unknown> {
-    const n = ++this.counter_;
-    const ok = "<<OK" + this.id_ + n + ">>";
-    const bad = "<<ER" + this.id_ + n + ">>";
-    const end = "<<EN" + this.id_ + n + ">>";
-    const from = this.text_.length;
+    const n = ++this.counter;
+    const ok = "<<OK" + this.id + n + ">>";
+    const bad = "<<ER" + this.id + n + ">>";
+    const end = "<<EN" + this.id + n + ">>";
+    const from = this.text.length;
     this.link.write("\x10try{print(" + printed(ok) + "+JSON.stringify(" + expr + ")+" + printed(end) + ")}catch(e){print(" + printed(bad) + "+e+" + printed(end) + ")}\n");
     const text = await this.until(from, end, ms, expr.length > 60 ? expr.slice(0, 57) + "..." : expr);
     const iOk = text.lastIndexOf(ok);
@@ -202,8 +202,8 @@ export class BoardConsole {
 
   /** Runs a program (statements) and answers everything printed until it finished. */
   async run(code: string, ms: number, what: string): Promise<string> {
-    const end = "<<RUN" + this.id_ + ++this.counter_ + ">>";
-    const from = this.text_.length;
+    const end = "<<RUN" + this.id + ++this.counter + ">>";
+    const from = this.text.length;
     this.link.write("\x10" + code + "print(" + printed(end) + ");\n");
     return this.until(from, end, ms, what);
   }

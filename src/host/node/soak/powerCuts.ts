@@ -10,7 +10,7 @@
  *   with per-port power switching driven by uhubctl, a relay). This is the real test.
  * - "manual" (--manual): the person unplugs the board and plugs it back. Also the real test.
  * - "kill" (--espruino PATH): Espruino's Linux build killed with SIGKILL and started again on the
- *   same flash file (scripts/lib/interpreterBoard.js): for the flash file a faithful power cut.
+ *   same flash file (src/host/node/interpreter/interpreterBoard.ts): for the flash file a faithful power cut.
  */
 import { spawn } from "node:child_process";
 import type { BoardLink } from "./boardLink";

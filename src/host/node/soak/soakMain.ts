@@ -1,7 +1,7 @@
 /**
  * `npm run soak`: power cuts on a board that keeps saving, round after round, and a check after each
  * that no confirmed save was lost (docs/board-soak.md). This file is the command line: options, the
- * board (a serial port as `npm run flash` picks it, a tcp:// console, or Espruino's Linux build with
+ * board (a serial port as `npm run upload` picks it, a tcp:// console, or Espruino's Linux build with
  * --espruino), the way the power is cut, and the report. The rounds are soakRun.ts.
  *
  * Exit status: 0 when every round held, 1 when a save was lost or anything else went wrong in a
@@ -10,11 +10,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { BOARDS_DIR, readBoard } from "../cli/regionFile";
+import { BOARDS_DIR, readProfile } from "../cli/regionFile";
 import { CliError } from "../cli/io";
-import type { RegionBoard } from "../../files/regionReport";
+import type { LoadedProfile } from "../../../inspect/regionReport";
+import { interpreterProfile } from "../interpreter/espruinoLinux";
+import { startInterpreterBoard } from "../interpreter/interpreterBoard";
+import { PortError, resolveBoardPort } from "../serial/serialPorts";
 import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
 import { STOP_SAVING } from "./soakProtocol";
@@ -33,21 +35,13 @@ export interface SoakIo {
   err(text: string): void;
 }
 
-const ROOT = resolve(BOARDS_DIR, "..");
-
-interface PortsLib {
-  PortError: new (message: string) => Error;
-  resolveBoardPort(named: string | undefined): Promise<{ path: string; lines: string[] }>;
-}
-interface BoardLib {
-  startInterpreterBoard(binary: string, dir: string): Promise<{ port: number; upload(profile: string): Promise<{ code: number; out: string }>; powerCut(): Promise<unknown>; stop(): Promise<void> }>;
-}
-interface LinuxLib {
-  interpreterProfile(binary: string): Promise<string>;
-}
-
-async function scriptLib<T>(name: string): Promise<T> {
-  return (await import(pathToFileURL(join(ROOT, "scripts", "lib", name)).href)) as T;
+/**
+ * What the soak needs from the build tooling (scripts/lib/build.js), which its entry (scripts/soak.js)
+ * hands in: src/ imports nothing from scripts/.
+ */
+export interface SoakTools {
+  /** Builds the firmware for the profile file `profile` into `dir` and checks it; answers the bundle's path. */
+  firmwareFor?(profile: string, dir: string): Promise<string>;
 }
 
 function duration(ms: number): string {
@@ -65,23 +59,36 @@ function positiveInt(name: string, v: string | undefined, dflt: number, min = 1)
 /** Where the soak runs and how it cuts; `close` undoes what was set up. */
 interface Target {
   describe: string;
-  board: RegionBoard;
+  board: LoadedProfile;
   connect(): Promise<BoardLink>;
   cut: PowerCut;
   close(): Promise<void>;
 }
 
-async function interpreterTarget(binary: string, dirOption: string | undefined, boardOption: string | undefined, say: (l: string) => void): Promise<Target> {
-  const profile = boardOption ?? (await (await scriptLib<LinuxLib>("espruinoLinux.js")).interpreterProfile(binary));
-  const board = readBoard(profile);
+async function interpreterTarget(
+  binary: string,
+  dirOption: string | undefined,
+  boardOption: string | undefined,
+  say: (l: string) => void,
+  tools: SoakTools,
+): Promise<Target> {
+  const firmwareFor = tools.firmwareFor;
+  if (firmwareFor === undefined) throw new SoakSetupError("--espruino builds the firmware, which only `npm run soak` (scripts/soak.js) can do");
+  const profile = boardOption ?? (await interpreterProfile(binary));
+  const board = readProfile(profile);
   const dir = dirOption ? resolve(dirOption) : mkdtempSync(join(tmpdir(), "pet-soak-"));
-  const ib = await (await scriptLib<BoardLib>("interpreterBoard.js")).startInterpreterBoard(binary, dir);
+  const ib = await startInterpreterBoard(binary, dir);
   const close = async (): Promise<void> => {
     await ib.stop();
     if (!dirOption) rmSync(dir, { recursive: true, force: true });
   };
   say("Espruino's Linux build " + binary + " in " + dir + ": uploading the firmware for " + board.profile.name + " (" + profile + ")");
-  const up = await ib.upload(profile);
+  let up: { code: number; out: string };
+  try {
+    up = await ib.upload(await firmwareFor(profile, dir), profile);
+  } catch (e) {
+    up = { code: 1, out: e instanceof Error ? e.message : String(e) };
+  }
   if (up.code !== 0) {
     await close();
     throw new SoakSetupError("the upload to the interpreter failed:\n" + up.out.trim().split("\n").slice(-5).join("\n"));
@@ -96,24 +103,23 @@ async function interpreterTarget(binary: string, dirOption: string | undefined, 
 }
 
 async function portTarget(named: string | undefined, cut: PowerCut, baud: number, boardOption: string | undefined, say: (l: string) => void): Promise<Target> {
-  const ports = await scriptLib<PortsLib>("serialPorts.js");
   const find = async (): Promise<string> => {
     try {
-      return (await ports.resolveBoardPort(named)).path;
+      return (await resolveBoardPort(named)).path;
     } catch (e) {
-      if (e instanceof ports.PortError) throw new SoakSetupError(e.message);
+      if (e instanceof PortError) throw new SoakSetupError(e.message);
       throw e;
     }
   };
   let first: { path: string; lines: string[] };
   try {
-    first = await ports.resolveBoardPort(named);
+    first = await resolveBoardPort(named);
   } catch (e) {
-    if (e instanceof ports.PortError) throw new SoakSetupError(e.message);
+    if (e instanceof PortError) throw new SoakSetupError(e.message);
     throw e;
   }
   for (const l of first.lines) say(l);
-  const board = readBoard(boardOption ?? join(BOARDS_DIR, "esp32.json"));
+  const board = readProfile(boardOption ?? join(BOARDS_DIR, "esp32.json"));
   const tcp = /^tcp:\/\/([^:/]+):(\d+)$/.exec(first.path);
   if (first.path.startsWith("tcp://") && tcp === null) throw new SoakSetupError("a tcp port is tcp://HOST:PORT, got " + first.path);
   if (tcp !== null && cut.kind === "rts") {
@@ -136,7 +142,11 @@ export function formatSummary(r: SoakReport): string {
   );
 }
 
-export async function soakMain(argv: string[], io: SoakIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+export async function soakMain(
+  argv: string[],
+  io: SoakIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) },
+  tools: SoakTools = {},
+): Promise<number> {
   let v: { [k: string]: string | boolean | undefined };
   let rounds: number, intervalMs: number, windowMs: number, seed: number, baud: number;
   try {
@@ -190,7 +200,7 @@ export async function soakMain(argv: string[], io: SoakIo = { out: (t) => proces
   };
   process.once("SIGINT", onInterrupt);
   try {
-    if (typeof v.espruino === "string") target = await interpreterTarget(v.espruino, v.dir as string | undefined, v.board as string | undefined, say);
+    if (typeof v.espruino === "string") target = await interpreterTarget(v.espruino, v.dir as string | undefined, v.board as string | undefined, say, tools);
     else {
       const cut = typeof v["cut-with"] === "string" ? commandCut(v["cut-with"]) : v.manual ? manualCut() : rtsCut();
       target = await portTarget(v.port as string | undefined, cut, baud, v.board as string | undefined, say);

@@ -17,7 +17,7 @@
  */
 import { loadWorld } from "../../../save/codec";
 import { payloadJson, PAYLOAD_JSON_KEYS, type PayloadJson } from "../../../save/payloadJson";
-import type { RegionContents } from "../../files/regionReport";
+import type { RegionContents } from "../../../inspect/regionReport";
 
 /** One confirmed save as the board reported it. */
 export interface ConfirmedSave {

@@ -5,8 +5,8 @@
  * `confirmedSaves`, `lostSaves` and `problems` (empty when everything held).
  */
 import { createPrng } from "../../../storage/norFlashSim";
-import { parsePullLines, pullProgram } from "../../files/regionPull";
-import { readRegion, type RegionBoard, type RegionContents } from "../../files/regionReport";
+import { parsePullLines, pullProgram } from "../../../inspect/regionPull";
+import { readRegion, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import type { PayloadJson } from "../../../save/payloadJson";
 import { BoardConsole, type BoardLink } from "./boardLink";
 import { CutError, RESET_IS_NOT_POWER_LOSS, type PowerCut } from "./powerCuts";
@@ -19,7 +19,7 @@ export interface SoakOptions {
   /** The cut comes at a random instant within this many ms after the round's first confirmed save. */
   windowMs: number;
   seed: number;
-  board: RegionBoard;
+  board: LoadedProfile;
   /** Opens the board's console (again after a cut: the port may have come back under a new name). */
   connect(): Promise<BoardLink>;
   cut: PowerCut;
@@ -76,7 +76,7 @@ function counters(s: PayloadJson | null): { updateCount: string; elapsedMs: stri
 }
 
 /** The region as the board holds it, read in one synchronous program (no save falls inside it). */
-async function readBoardRegion(con: BoardConsole, board: RegionBoard): Promise<RegionContents> {
+async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<RegionContents> {
   const r = board.profile.petRegion;
   // About 10 s for 64 KiB at 115200 baud; far less over TCP.
   const text = await con.run(pullProgram(r.address, r.size), 30_000 + r.size / 4, "reading the pet region");
@@ -108,7 +108,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
 
   try {
     const probe = (await con.evaluate(PROBE)) as { pet: boolean; soak: boolean };
-    if (!probe.pet) throw new SoakSetupError("the board at " + link.name + " has no pet console: the pet firmware is not running on it (upload it with npm run flash)");
+    if (!probe.pet) throw new SoakSetupError("the board at " + link.name + " has no pet console: the pet firmware is not running on it (upload it with npm run upload)");
     if (probe.soak) await con.evaluate(STOP_SAVING); // left running by a soak that was interrupted
     report.boardInfo = (await con.evaluate("({board:String(process.env.BOARD),version:String(process.env.VERSION)})")) as { board: string; version: string };
     o.say("board: " + report.boardInfo.board + ", Espruino " + report.boardInfo.version + ", at " + link.name);

@@ -1,0 +1,76 @@
+/**
+ * What board-check types at the board's console to time things there, by the board's own clock
+ * (getTime()), and how it reads the answers. The floor is the bench's (floor.js beside this file,
+ * which the bench uploads to the interpreter's Storage; here it is typed into RAM rather than uploaded
+ * to Storage, which would write outside the pet's region) in its board mode: its flash writes are
+ * all-ones, which program nothing on NOR flash.
+ *
+ * Every answer comes back on a line of its own behind "#pet-bc ", as JSON.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../packageRoot";
+import type { BoardConsole } from "../serial/boardConsole";
+
+const TAG = "#pet-bc ";
+/** Characters of floor.js per console line: short enough for a board's input to keep up at 115200 baud. */
+const PIECE = 768;
+/** How long one typed line may take to answer (a timing line runs its operation RUNS times). */
+const LINE_MS = 60_000;
+/** The globals floor.js defines, removed again at the end. */
+const FLOOR_GLOBALS = ["benchInit", "benchOp", "benchCheck", "benchScratch"];
+
+/** floor.js, found from the package's root (this module also runs compiled into dist/host/). */
+export function floorFile(): string {
+  return join(packageRoot(), "src", "host", "node", "boardCheck", "floor.js");
+}
+
+/** Evaluates `expr` on the board and resolves with its JSON value (an exception is re-thrown here with the board's words). */
+export async function evaluate<T>(con: BoardConsole, expr: string, what: string, ms = LINE_MS): Promise<T> {
+  const js = "try{print(" + JSON.stringify(TAG) + "+JSON.stringify({v:(" + expr + ")}))}catch(e){print(" + JSON.stringify(TAG) + "+JSON.stringify({e:''+e}))}";
+  const answer = await con.ask(
+    js,
+    (l) => {
+      const at = l.indexOf(TAG);
+      if (at < 0 || l.charAt(at + TAG.length) !== "{") return null;
+      try {
+        return JSON.parse(l.slice(at + TAG.length)) as { v?: T; e?: string };
+      } catch {
+        return null;
+      }
+    },
+    ms,
+    what,
+  );
+  if (answer.e !== undefined) throw new Error(what + " failed on the board: " + answer.e);
+  return answer.v as T;
+}
+
+/** Types floor.js into a global string piece by piece, then runs it: benchInit and benchOp exist after. */
+export async function typeFloor(con: BoardConsole): Promise<void> {
+  const text = readFileSync(floorFile(), "utf8");
+  for (let at = 0; at < text.length; at += PIECE) {
+    const piece = JSON.stringify(text.slice(at, at + PIECE));
+    const expr = at === 0 ? "(global.__petFloor=" + piece + ").length" : "(global.__petFloor+=" + piece + ").length";
+    const length = await evaluate<number>(con, expr, "typing the floor");
+    if (length !== Math.min(text.length, at + PIECE)) throw new Error("typing the floor: the board holds " + length + " characters, not " + Math.min(text.length, at + PIECE));
+  }
+  await evaluate(con, "(eval(global.__petFloor),delete global.__petFloor,typeof benchOp)", "running the floor");
+}
+
+/** Removes what typeFloor and benchInit left on the board. */
+export async function removeFloor(con: BoardConsole): Promise<void> {
+  await evaluate(con, FLOOR_GLOBALS.map((g) => "delete global." + g).join(",") + ",delete global.__petFloor,0", "removing the floor");
+}
+
+/** What benchOp answers: the median and the extremes of the runs, in milliseconds by getTime(). */
+export interface OpTime {
+  ms: number;
+  min: number;
+  max: number;
+}
+
+/** Runs floor.js's benchOp(name, runs) on the board. */
+export function timeOp(con: BoardConsole, name: string, runs: number): Promise<OpTime> {
+  return evaluate<OpTime>(con, "benchOp(" + JSON.stringify(name) + "," + runs + ")", "timing " + name);
+}

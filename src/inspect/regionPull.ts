@@ -1,0 +1,80 @@
+/**
+ * Reading a board's pet region over its Espruino console, as `pet-save pull` does and the web page's
+ * Device tab too: the program the board runs, and the check of what it printed. Host-neutral.
+ *
+ * The board runs a short loop that reads the region with require("Flash").read in 256-byte chunks
+ * and prints one line per chunk: offset, the bytes in base64 (btoa is native, so this is quick even
+ * on the interpreter) and E.CRC32 of the chunk. The image counts only when every chunk arrived
+ * exactly once with a matching CRC.
+ */
+import { crc32Bitwise } from "../save/crc32";
+
+/** The transfer was incomplete or garbled; the message says how. */
+export class PullError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PullError";
+  }
+}
+
+/** Bytes of standard base64 (atob exists in browsers and in Node 16+). */
+function base64Bytes(text: string): Uint8Array {
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export const PULL_CHUNK = 256;
+
+/** The code the board runs: one "PETPULL offset base64 crc" line per chunk between BEGIN and END. */
+export function pullProgram(address: number, size: number): string {
+  return (
+    "(function(){var F=require(\"Flash\"),a=" + address + ",n=" + size + ",c=" + PULL_CHUNK + ",o,d;" +
+    "print(\"PETPULL BEGIN \"+n);" +
+    "for(o=0;o<n;o+=c){d=F.read(Math.min(c,n-o),a+o);print(\"PETPULL \"+o+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));}" +
+    "print(\"PETPULL END \"+n);})();"
+  );
+}
+
+/**
+ * The region from a pull's console output, or a PullError naming what is missing or wrong.
+ * Lines that are not PETPULL lines (the uploader's messages, the firmware's own prints) are ignored.
+ */
+export function parsePullLines(text: string, size: number): Uint8Array {
+  const image = new Uint8Array(size);
+  const seen = new Set<number>();
+  let begun = false;
+  let ended = false;
+  const bad = (why: string): PullError => new PullError("the transfer from the board is incomplete or garbled: " + why + "; nothing written");
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const begin = /PETPULL BEGIN (\d+)$/.exec(line);
+    if (begin) {
+      if (Number(begin[1]) !== size) throw bad("the board reports a region of " + begin[1] + " bytes, the profile says " + size);
+      begun = true;
+      continue;
+    }
+    if (/PETPULL END (\d+)$/.test(line)) {
+      ended = true;
+      continue;
+    }
+    const m = /PETPULL (\d+) ([A-Za-z0-9+/=]*) (-?\d+)$/.exec(line);
+    if (!m) continue;
+    const offset = Number(m[1]);
+    if (offset % PULL_CHUNK !== 0 || offset >= size) throw bad("a chunk at offset " + offset + " lies outside the region");
+    if (seen.has(offset)) throw bad("the chunk at offset " + offset + " arrived twice");
+    const bytes = base64Bytes(m[2] as string);
+    const expected = Math.min(PULL_CHUNK, size - offset);
+    if (bytes.length !== expected) throw bad("the chunk at offset " + offset + " has " + bytes.length + " bytes, not " + expected);
+    if (crc32Bitwise(bytes) !== Number(m[3]) >>> 0) throw bad("the chunk at offset " + offset + " fails its CRC-32");
+    image.set(bytes, offset);
+    seen.add(offset);
+  }
+  if (!begun) throw bad("the board never started the dump (is the port right, and is it running Espruino?)");
+  const missing = Math.ceil(size / PULL_CHUNK) - seen.size;
+  if (missing > 0) throw bad(missing + " of " + Math.ceil(size / PULL_CHUNK) + " chunks are missing");
+  if (!ended) throw bad("the dump did not finish");
+  return image;
+}
+
