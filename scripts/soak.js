@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run soak`: power cuts on a board that keeps saving, and a check after each that no confirmed
- * save was lost (docs/board-soak.md; the code is src/host/node/soak/, run compiled as pet-save is:
- * scripts/lib/hostBuild.js). This entry hands it the firmware build for --espruino, build tooling
- * that src/ does not import (scripts/ sits above it).
+ * save was lost (docs/board.md, "Cut the power, many times"; the code is src/host/node/soak/, run
+ * compiled as pet-save is: scripts/lib/hostBuild.js). This entry hands it the firmware build for
+ * --espruino, build tooling that src/ does not import (scripts/ sits above it).
  *
  *   npm run soak -- [--port P] [--rounds N] [--cut-with CMD | --manual] [--json]
  *   npm run soak -- --espruino PATH [--rounds N] [--json]

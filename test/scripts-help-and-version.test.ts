@@ -3,7 +3,7 @@
  * --version ("<program> <version>") with status 0 before doing anything else, and a bad option is a
  * usage error (status 2). `npm run bench -- --espruino PATH` with no interpreter at PATH is an
  * error, not a run whose firmware section quietly says it was skipped. (`npm start` and pet-save
- * have their own tests.)
+ * have their own tests; `npm run flash`, the upload's old name, runs the same entry as upload.)
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -22,6 +22,9 @@ const ENTRIES: [string, string[]][] = [
   ["npm run screenshot:web", [process.execPath, join(ROOT, "scripts", "screenshot-web.js")]],
   ["npm run bench", [TSX, join(ROOT, "scripts", "bench.ts")]],
   ["build-host", [process.execPath, join(ROOT, "scripts", "build-host.js")]],
+  ["npm run upload", [process.execPath, join(ROOT, "scripts", "upload.js")]],
+  ["npm run board-check", [process.execPath, join(ROOT, "scripts", "board-check.js")]],
+  ["npm run soak", [process.execPath, join(ROOT, "scripts", "soak.js")]],
 ];
 
 function run(command: string[], args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,8 +1,9 @@
 /**
- * `npm run soak -- --espruino PATH` (docs/board-soak.md) end to end, as a person runs it: the soak
- * starts Espruino's Linux build, uploads the firmware, and cuts by SIGKILL and a restart on the
- * same flash file, round after round. Every round holds: no confirmed save is lost, and the report
- * says what it ran on. test/soak-stand-in-board-lose-no-save.test.ts runs it on a serial port.
+ * `npm run soak -- --espruino PATH` (docs/board.md, "Cut the power, many times") end to end, as a
+ * person runs it: the soak starts Espruino's Linux build, uploads the firmware, and cuts by SIGKILL
+ * and a restart on the same flash file, round after round. Every round holds: no confirmed save is
+ * lost, and the report says what it ran on. test/soak-stand-in-board-lose-no-save.test.ts runs it on
+ * a serial port.
  *
  * A few rounds, with a short window: the soak's own rounds are the long run.
  * Runs only when env ESPRUINO names the interpreter binary (test/espruino-interpreter.ts).

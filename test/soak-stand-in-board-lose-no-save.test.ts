@@ -1,11 +1,11 @@
 /**
- * `npm run soak` (docs/board-soak.md) on the stand-in board: Espruino's Linux build behind a
- * pseudo-terminal (test/fixtures/fake-board-pty.py bridging to its console,
+ * `npm run soak` (docs/board.md, "Cut the power, many times") on the stand-in board: Espruino's
+ * Linux build behind a pseudo-terminal (test/fixtures/fake-board-pty.py bridging to its console,
  * across restarts), cut by --cut-with (a command that kills and restarts the interpreter through
- * src/host/node/interpreter/interpreterBoard.ts) or by --manual (the test plays the person who unplugs it).
- * Every round holds: no confirmed save is lost. And the soak can fail: a "cut" that puts an older
- * region back is reported as lost saves with exit status 1; the default RTS cut on a port without
- * modem lines is refused with status 2 and the way out.
+ * src/host/node/interpreter/interpreterBoard.ts) or by --manual (the test plays the person who
+ * unplugs it). Every round holds: no confirmed save is lost. And the soak can fail: a "cut" that
+ * puts an older region back is reported as lost saves with exit status 1; the default RTS cut on a
+ * port without modem lines is refused with status 2 and the way out.
  *
  * A few rounds each, with a short window: the soak's own rounds are the long run.
  * test/soak-on-espruino-lose-no-save.test.ts runs it with --espruino, as its own process.

@@ -1,8 +1,9 @@
 /**
  * `npm run soak`: power cuts on a board that keeps saving, round after round, and a check after each
- * that no confirmed save was lost (docs/board-soak.md). This file is the command line: options, the
- * board (a serial port as `npm run upload` picks it, a tcp:// console, or Espruino's Linux build with
- * --espruino), the way the power is cut, and the report. The rounds are soakRun.ts.
+ * that no confirmed save was lost (docs/board.md, "Cut the power, many times"). This file is the
+ * command line: options, the board (a serial port as `npm run upload` picks it, a tcp:// console, or
+ * Espruino's Linux build with --espruino), the way the power is cut, and the report. The rounds are
+ * soakRun.ts.
  *
  * Exit status: 0 when every round held, 1 when a save was lost or anything else went wrong in a
  * round, 2 for bad usage or a board the soak cannot work with.
@@ -16,6 +17,7 @@ import { CliError } from "../cli/io";
 import type { LoadedProfile } from "../../../inspect/regionReport";
 import { interpreterProfile } from "../interpreter/espruinoLinux";
 import { startInterpreterBoard } from "../interpreter/interpreterBoard";
+import { packageVersion } from "../packageRoot";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
 import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
@@ -25,6 +27,53 @@ import { runSoak, SoakSetupError, type SoakReport } from "./soakRun";
 export const USAGE =
   "usage: npm run soak -- [--port P] [--rounds N] [--cut-with CMD | --manual] [--board FILE] [--interval MS] [--window MS] [--seed N] [--baud N] [--json]\n" +
   "       npm run soak -- --espruino PATH [--dir DIR] [--rounds N] [--interval MS] [--window MS] [--seed N] [--json]";
+
+const PROGRAM = "npm run soak";
+
+/** --help: what it does, every option, examples and the exit statuses (docs/board.md says more). */
+export const HELP =
+  USAGE +
+  `
+
+Cuts the power of a board that keeps saving its pet, round after round, and checks after each cut
+that the pet that comes back holds every save the board confirmed. The pet firmware must be running
+on the board (npm run upload). Only the pet's region is read; nothing is written but the pet's saves.
+
+options:
+  -p, --port P      the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
+                    without it, the one ESP32 board plugged in
+      --cut-with CMD  cut the power by running CMD (through the shell), which must take the power
+                    away and give it back before it exits: the real test
+      --manual      you unplug the board when told, and plug it back: the real test, by hand
+                    (without either, the board is reset through RTS: a reset, not a power cut)
+      --espruino PATH  run the rounds on Espruino's Linux build at PATH instead of a board, cut by
+                    killing it (SIGKILL) and starting it again on the same flash file
+      --dir DIR     with --espruino: where the interpreter runs and keeps its flash file (default: a
+                    temporary directory, removed at the end)
+      --rounds N    how many cuts (default 20)
+      --board FILE  the board profile whose region is read (default boards/esp32.json; with
+                    --espruino, the profile for that build)
+      --interval MS  between two saves on the board (default 50)
+      --window MS   the cut comes within this long after a round's first confirmed save (default 3000)
+      --seed N      the random instants; printed at the start so a run can be repeated
+  -b, --baud N      serial speed (default 115200)
+      --json        print one JSON object on stdout (rounds, confirmedSaves, lostSaves, problems,
+                    cut, cutsFlashPower, roundResults, ...); the progress goes to stderr
+  -h, --help        this help
+      --version     print the version
+
+examples:
+  npm run soak
+  npm run soak -- --port /dev/ttyUSB0 --cut-with "uhubctl -l 1-1 -p 2 -a cycle -d 2"
+  npm run soak -- --manual --rounds 5
+  npm run soak -- --espruino $(../shared/espruino/build.sh | tail -1) --rounds 10
+
+exit status:
+  0  every round held: no confirmed save was lost
+  1  a save was lost, or a round went wrong (a save failed on the board, it did not come back)
+  2  usage, or the soak could not start or cut at all (no board, no pet running, a bad profile,
+     a board that kept running through an RTS "cut"); the message says why
+`;
 
 export const EXIT_HELD = 0;
 export const EXIT_LOST = 1;
@@ -163,9 +212,10 @@ export async function soakMain(
         interval: { type: "string" },
         window: { type: "string" },
         seed: { type: "string" },
-        baud: { type: "string" },
+        baud: { type: "string", short: "b" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
       strict: true,
     }).values;
@@ -185,7 +235,11 @@ export async function soakMain(
     return EXIT_USAGE;
   }
   if (v.help) {
-    io.out(USAGE + "\n");
+    io.out(HELP);
+    return EXIT_HELD;
+  }
+  if (v.version) {
+    io.out(PROGRAM + " " + packageVersion() + "\n");
     return EXIT_HELD;
   }
   const json = v.json === true;

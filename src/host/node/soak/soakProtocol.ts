@@ -1,6 +1,7 @@
 /**
- * What the soak (`npm run soak`, docs/board-soak.md) asks of a board running the pet, and how it
- * judges what comes back. Host-neutral and free of I/O, so the tests check the judging directly.
+ * What the soak (`npm run soak`, docs/board.md, "Cut the power, many times") asks of a board running
+ * the pet, and how it judges what comes back. Host-neutral and free of I/O, so the tests check the
+ * judging directly.
  *
  * The board is driven through its Espruino console with what the firmware already offers (the
  * `pet` console object, require("Flash")); nothing of the firmware changes for the soak:

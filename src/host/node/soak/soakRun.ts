@@ -1,8 +1,8 @@
 /**
- * The soak's rounds (docs/board-soak.md): the board saves continuously and reports each confirmed
- * save; at a random instant its power is cut; once it answers again the region is read and judged
- * against the confirmed saves (soakProtocol.ts). The result is a report with at least `rounds`,
- * `confirmedSaves`, `lostSaves` and `problems` (empty when everything held).
+ * The soak's rounds (docs/board.md, "Cut the power, many times"): the board saves continuously and
+ * reports each confirmed save; at a random instant its power is cut; once it answers again the
+ * region is read and judged against the confirmed saves (soakProtocol.ts). The result is a report
+ * with at least `rounds`, `confirmedSaves`, `lostSaves` and `problems` (empty when everything held).
  */
 import { createPrng } from "../../../storage/norFlashSim";
 import { parsePullLines, pullProgram } from "../../../inspect/regionPull";
