@@ -1,8 +1,8 @@
 /**
  * In-process firmware build: src/host/espruino/main.ts -> one ES5 file Espruino runs at top level.
  *
- * rollup 4 + TypeScript's emit file by file (tsTranspile.js; tsconfig.firmware.json: target ES5,
- * lib ES5) + terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist declarations) +
+ * rollup 4 + @rollup/plugin-typescript (tsconfig.firmware.json: target ES5, lib ES5; the plugin
+ * emits, without checking) + terser (ecma 5, hoist_funs/hoist_vars, because Espruino does not hoist declarations) +
  * hoist.js, which finishes the job terser leaves undone (every var first in its function). The type
  * check runs while terser works in a worker (typeCheck.js, terserWorker.js); a type error fails the
  * build. The board
@@ -178,12 +178,26 @@ function boardProfilePlugin(profile) {
   };
 }
 
-function rollupInput(ts, transpilePlugin, entry, tsconfig, profile, warnings) {
+function rollupInput(typescript, ts, entry, tsconfig, profile, warnings) {
   return {
     input: entry,
-    // Every path is absolute and compiled files are those under ROOT, so the build does the same
-    // from any current directory.
-    plugins: [boardProfilePlugin(profile), transpilePlugin(ts, { tsconfig, root: ROOT })],
+    plugins: [
+      boardProfilePlugin(profile),
+      typescript({
+        typescript: ts,
+        tsconfig,
+        // The plugin only compiles files under its filter root, which defaults to process.cwd(): from
+        // any other directory it would skip our sources and rollup could not resolve their imports.
+        filterRoot: ROOT,
+        outputToFilesystem: false,
+        // The plugin emits; the type check (typeCheck.js, the same program and options) runs while
+        // terser minifies and stops the build on a type error. noCheck leaves the plugin's program
+        // the parse and the emit, which the check does not change (isolatedModules: every file's
+        // JavaScript is its own; test/bundle-emit-without-check-is-the-checked-emit.test.ts).
+        noEmitOnError: false,
+        compilerOptions: { noCheck: true },
+      }),
+    ],
     onwarn(warning) {
       // TypeScript helpers test `this` at module level; rollup rewrites it to undefined, which is fine.
       if (warning.code === "THIS_IS_UNDEFINED") return;
@@ -346,7 +360,7 @@ export async function buildFirmware(options = {}) {
  * shared through the build cache when `shared` ({dir, key}) is given: `{code, unminified, warnings}`.
  *
  * The order is the one that is quickest on two cores: terser's worker starts first (it loads while
- * this thread loads TypeScript); the bundle is transpiled file by file and put together; the
+ * this thread loads TypeScript); the plugin emits the bundle's files and rollup puts them together; the
  * minified output is asked for, and while terser works on it in its worker this thread runs the
  * type check. A type error fails the build all the same, before anything is returned or cached.
  */
@@ -365,17 +379,17 @@ async function buildUncached(entry, profile, shared) {
   const minifier = startMinifier();
   let bundle = null;
   try {
-    const [{ rollup }, { default: ts }, { transpilePlugin }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
+    const [{ rollup }, { default: ts }, { default: typescript }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
       import("rollup"),
       import("typescript"),
-      import("./tsTranspile.js"),
+      import("@rollup/plugin-typescript"),
       import("./typeCheck.js"),
       import("./hoist.js"),
       import("./outerBlock.js"),
       import("./unwrapClasses.js"),
     ]);
     const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), await deviceStorageCheck(profile));
-    bundle = await rollup(rollupInput(ts, transpilePlugin, entry, tsconfig, embedded, warnings));
+    bundle = await rollup(rollupInput(typescript, ts, entry, tsconfig, embedded, warnings));
     const output = { format: "iife", strict: false, indent: false };
     const unminified = (await bundle.generate(output)).output[0].code;
     let minifying = () => undefined;

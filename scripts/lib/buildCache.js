@@ -33,7 +33,6 @@ const BUILD_FILES = [
   "scripts/lib/outerBlock.js",
   "scripts/lib/unwrapClasses.js",
   "scripts/lib/tsConfig.js",
-  "scripts/lib/tsTranspile.js",
   "scripts/lib/typeCheck.js",
   "scripts/lib/terserWorker.js",
   "tsconfig.json",

@@ -1,9 +1,9 @@
 /**
- * The firmware's TypeScript settings, read the way @rollup/plugin-typescript read them when the
- * build used it, so that the emit (tsTranspile.js) and the type check (typeCheck.js) see exactly the
- * options that made the bundle until then: tsconfig.firmware.json, under the plugin's defaults
- * (module esnext, skipLibCheck), with noEmitOnError as the build asked, and the options the plugin
- * forced (helpers imported from tslib rather than inlined, imports resolved, emit on).
+ * The firmware's TypeScript settings, read the way @rollup/plugin-typescript reads them, so that the
+ * type check (typeCheck.js) checks the very program the plugin emits the bundle from:
+ * tsconfig.firmware.json under the plugin's defaults (module esnext, skipLibCheck), with
+ * noEmitOnError as a checked build wants, and the options the plugin forces (helpers imported from
+ * tslib rather than inlined, imports resolved, emit on).
  */
 import { dirname } from "node:path";
 
