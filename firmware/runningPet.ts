@@ -17,8 +17,7 @@
  *
  * On the device this class is the hot path (a tick every second, a save on every press), so its
  * methods are few and do their work in place: on Espruino every call re-reads the callee's text, and
- * a tick that finds nothing to do must cost next to nothing (docs/firmware.md, "Speed on the
- * interpreter"). The pure rules live beside it: savePolicy.ts (when to save), clock.ts (what the
+ * a tick that finds nothing to do must cost next to nothing (docs/speed.md). The pure rules live beside it: savePolicy.ts (when to save), clock.ts (what the
  * clocks are worth), report.ts (the words).
  */
 import { createWorld, isValidName } from "../src/core/world";

@@ -1,5 +1,6 @@
 /**
- * The one module that reads Espruino's globals: what it asks the interpreter for. Stubs the globals
+ * The module that reads Espruino's globals for the firmware (all but the `E` that src/core/bytes.ts
+ * and src/save/crc32.ts read themselves): what it asks the interpreter for. Stubs the globals
  * on globalThis for the duration of each test.
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -227,7 +227,7 @@ function terserPlugin(minifier, options, sent) {
  * terser settings for Espruino: ES5 only, declarations hoisted to the top of every scope, and the
  * names of properties that end in "_" shortened. Espruino executes from source, so every character
  * on a path is read each time the path runs (about 300 x86 instructions a character on the Linux
- * build, docs/firmware.md "Speed on the interpreter").
+ * build, docs/speed.md).
  *
  * Names ending in "_" are names the build shortens: terser renames every property whose name ends
  * in "_" to one or two characters (scripts/lib/build.js, TERSER_OPTIONS), because the interpreter

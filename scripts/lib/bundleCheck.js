@@ -1,6 +1,6 @@
 /**
- * Static checks on the firmware bundle for what Espruino cannot run (see
- * /work/shared/espruino-notes.md, summarised in docs/firmware.md):
+ * Static checks on the firmware bundle for what Espruino cannot run (docs/firmware.md, "Bundle
+ * checks"; why the interpreter needs them: docs/speed.md):
  *
  * - the file must parse as ECMAScript 5 (acorn, ecmaVersion 5);
  * - no TypeScript down-level helpers (__extends, __spreadArray, ...): they rely on hoisting or on

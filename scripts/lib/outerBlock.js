@@ -9,7 +9,7 @@
  * every time it runs it. An immediately called function around the whole bundle therefore has the
  * whole bundle read twice at boot, once to define the wrapper and once to run it; a block is read
  * once, as it runs. Measured on the 2v29 Linux build: boot (definition and restore) 60 M -> 44 M
- * x86 instructions, nothing else slower (docs/firmware.md, "Speed on the interpreter"). Espruino
+ * x86 instructions, nothing else slower (docs/speed.md). Espruino
  * scopes `let` to its block since 2v14 (the profiles require 2v26), so the bundle's names stay out
  * of the global scope as before; inside, the code is still ES5 (bundleCheck.js checks the ES5 form
  * that fromOuterBlock gives back).

@@ -18,7 +18,8 @@
  *   4. the region lies outside Storage: STORAGE is the Storage size the profile expects
  *      (espruino.storageSize, else storageArea.size), and the region does not overlap storageArea.
  *
- * Why these and not others (facts of Espruino 2v29, docs/board.md "What the check means"):
+ * Why these and not others (facts of Espruino 2v29; docs/firmware.md, "Does the profile fit this
+ * board?"):
  * - getFree() alone proves little on the ESP32: the port answers a hard-coded list,
  *   [0xE000+8 KiB, 0x310000+64 KiB, 0x360000+640 KiB], whose third area lies inside Storage since 2v26.
  *   It does prove that a build whose list differs (another partition table, another port) did not

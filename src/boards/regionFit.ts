@@ -9,8 +9,8 @@
  * Why a second form: on the interpreter every statement costs 20 000 to 45 000 x86 instructions and
  * every call re-reads the callee's text, so the boot gets one function of a few statements (a loop
  * of one test an area, one native getPage call) instead of the original's helpers, closures and
- * messages. The check must cost at most 0.5 M instructions of the boot; it costs 0.49 M on the kit's
- * build (npm run bench: `regionCheckBootInstructions`). The original also checks that the region misses storageArea; the build has
+ * messages. The check must cost at most 0.5 M instructions of the boot; what it costs is the bench's
+ * `regionCheckBootInstructions` (docs/figures.md). The original also checks that the region misses storageArea; the build has
  * already refused a profile where it does not (checkBoardProfile), so the device need not.
  *
  * Runs on the device: ES5 only.

@@ -28,7 +28,7 @@ type NativeBytes = Required<EspruinoBytes>;
  * Defined as `true` only by the device build (scripts/lib/build.js, terser's global_defs), which
  * then folds every `typeof ESPRUINO_BUILD !== "undefined"` below to true: the native branch is
  * taken without asking, and the plain loops behind it drop out of the bundle. On the interpreter
- * the question itself costs more than the call (docs/firmware.md, "Speed on the interpreter"),
+ * the question itself costs more than the call (docs/speed.md),
  * and Espruino 2v26, the oldest the profiles accept, has every built-in used here. Everywhere else
  * the name is undeclared, so typeof answers "undefined" and `E` is asked per call as before.
  */

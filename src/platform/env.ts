@@ -2,8 +2,9 @@
  * What the firmware needs from the machine it runs on, as one plain object of capabilities.
  *
  * startPet never reads a global: on the device src/host/espruino/env.ts builds this object from
- * Espruino's globals, tests build it from fakes, and a desktop host can build it from its own
- * emulation. Every capability here is one Espruino API (named beside it), nothing more, so that an
+ * Espruino's globals, tests build it from fakes, and the desktop and the page run the same bundle,
+ * whose espruinoEnv() then builds it from the globals they emulate (src/host/emulator). (Below the firmware, src/core/bytes.ts and
+ * src/save/crc32.ts read Espruino's `E` themselves, and take plain loops where there is none.) Every capability here is one Espruino API (named beside it), nothing more, so that an
  * emulator has a short, exact list to provide.
  */
 

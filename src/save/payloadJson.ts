@@ -5,7 +5,7 @@
  * activity and expression are numbers with their names beside them; the name is given as text and
  * as its exact bytes in hex.
  *
- * Runs on the device: ES5 only (see /work/shared/espruino-notes.md).
+ * Runs on the device: ES5 only (the bundle checks of docs/firmware.md hold it to that).
  */
 import { ACTIVITY_NAMES, EXPRESSION_NAMES, type World } from "../core/types";
 import { bytesToHex } from "../core/hex";

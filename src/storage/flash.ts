@@ -26,7 +26,7 @@ export interface FlashArea {
 /**
  * require("Flash"): Espruino's flash module, as the project uses it. Addresses are absolute flash
  * addresses. Inside the interpreter a wrapper around every flash call costs several times the call
- * (docs/firmware.md, "Speed on the interpreter"), so the slot log calls this shape as it is and
+ * (docs/speed.md), so the slot log calls this shape as it is and
  * catches every throw, which it reports as a status.
  */
 export interface EspruinoFlash {

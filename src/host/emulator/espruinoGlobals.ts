@@ -10,7 +10,7 @@
  *   setWatch/clearWatch          pins.ts, the button pin driven by the keyboard or the page
  *   pinMode                      pins.ts (pull resistors decide where an input rests)
  *   digitalWrite                 pins.ts, the LED
- *   E.CRC32                      espruinoE.ts
+ *   E.CRC32, E.sum, E.toString, E.mapInPlace   espruinoE.ts
  *   I2C1                         i2c.ts, decoded by the SSD1306 model in ssd1306.ts
  *   Graphics.createArrayBuffer   graphics.ts
  *   console.log / print          the host's output callback

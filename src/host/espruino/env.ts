@@ -1,7 +1,10 @@
 /**
- * THE one module that reads Espruino's globals. Everything else in the firmware gets these
- * capabilities through the PetEnv object built here (src/platform/env.ts), which keeps the list of
- * interpreter APIs the pet depends on short, visible and emulatable. The complete list:
+ * The module that reads Espruino's globals for the firmware. The firmware gets these capabilities
+ * through the PetEnv object built here (src/platform/env.ts), which keeps the list of interpreter
+ * APIs the pet depends on short, visible and emulatable. The one exception is `E`: src/core/bytes.ts
+ * (E.sum, E.toString, E.mapInPlace, E.toUint8Array) and src/save/crc32.ts (E.CRC32) read the global
+ * themselves, pure helpers on the save and restore paths that fall back to plain loops where there
+ * is no `E` (docs/architecture.md, "Who reads Espruino's globals"). The complete list:
  *
  *   require("Flash")            read(length, addr), write(data, addr), erasePage(addr); getFree()
  *                               and getPage(addr) for the region check at boot
@@ -24,6 +27,7 @@
  *   E.asUTF8(E.toString(bytes)) the name as console text (pet.status().name); E.toString alone
  *                               where E.asUTF8 is missing (builds without Unicode, like the ESP32's)
  *   E.CRC32                     read by src/save/crc32.ts, not here: the codec uses it when present
+ *   E.sum, E.toString, E.mapInPlace, E.toUint8Array   read by src/core/bytes.ts, not here
  *
  * Functions that the board has no hardware for (no I2C1 on the Linux build, say) are left out of the
  * env rather than failing later.

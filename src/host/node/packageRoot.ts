@@ -1,5 +1,7 @@
 /**
- * Where the package's own files are (boards/, scripts/lib/, package.json), and its version.
+ * Where the package's own files are (package.json, boards/, and the files the desktop code loads by
+ * path at run time: the uploader shim, the interpreter's C shim, board-check's floor), and its
+ * version.
  *
  * The desktop code runs from three places at different depths: its sources in src/host/node (the
  * tests, through vitest), the compiled bundle in dist/host/ (`npm start` and `pet-save` in a

@@ -269,8 +269,9 @@ export async function startEspruino(
 
 /**
  * What an interpreter binary says it is: `{ board, version }` from process.env (BOARD is "LINUX"
- * for the stock Linux build, "LINUX_ESP32" for the ESP32-like build of ../shared/espruino). Run once
- * in a directory of its own, with `-e` and no telnet; cached per binary for the process.
+ * for the stock Linux build, "LINUX_ESP32" for the ESP32-like build of the kit beside the
+ * repository in CI). Run once in a directory of its own, with `-e` and no telnet; cached per binary
+ * for the process.
  */
 const identities = new Map<string, Promise<{ board: string; version: string }>>();
 export function interpreterIdentity(binary: string): Promise<{ board: string; version: string }> {
