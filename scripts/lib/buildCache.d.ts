@@ -8,3 +8,5 @@ export function readCached(dir: string, key: string): Record<string, unknown> | 
 export function writeCached(dir: string, key: string, value: Record<string, unknown>): void;
 /** The entry for `key`, built by `build` unless another process is building it (then its entry is awaited). */
 export function cachedBuild<T extends Record<string, unknown>>(dir: string, key: string, build: () => Promise<T>, waitMs?: number): Promise<{ value: T; cached: boolean }>;
+/** `work()` done once by the processes that want its result: `done()` when another did it, else under the lock file `lock`. */
+export function onceAcrossProcesses<T>(lock: string, done: () => T | null, work: () => T | Promise<T>, waitMs: number): Promise<T>;

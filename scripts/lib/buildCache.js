@@ -135,24 +135,25 @@ export function ownerAlive(pid) {
 }
 
 /**
- * The entry for `key`, built by `build()` (which answers the value to store) unless another process
- * is building it already, in which case this one waits for that entry. Waits at most `waitMs`, then
- * builds anyway: a lock is a saving, never a reason to fail.
+ * Work that processes wanting the same result do once: `done()` answers the result when it is there
+ * already (else null); otherwise this process takes the lock file `lock` and answers `work()`, or,
+ * while a live process holds the lock, waits for `done()` to answer. A lock whose owner died is
+ * taken over. After `waitMs`, or where no lock can be made at all (a read-only disk), it does the
+ * work itself: a lock is a saving, never a reason to fail. `work()` stores what `done()` reads.
  */
-export async function cachedBuild(dir, key, build, waitMs = 180000) {
-  const lock = join(dir, key + ".lock");
+export async function onceAcrossProcesses(lock, done, work, waitMs) {
   const end = Date.now() + waitMs;
   for (;;) {
-    const hit = readCached(dir, key);
-    if (hit !== null) return { value: hit, cached: true };
+    const ready = done();
+    if (ready !== null) return ready;
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dirname(lock), { recursive: true });
       const fd = openSync(lock, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
       break;
     } catch (e) {
-      if (e.code !== "EEXIST") break; // cannot lock here (read-only?): just build
+      if (e.code !== "EEXIST") return work();
     }
     let owner = NaN;
     try {
@@ -160,15 +161,34 @@ export async function cachedBuild(dir, key, build, waitMs = 180000) {
     } catch {
       continue; // gone meanwhile: look again
     }
+    // A work that failed stores nothing, so after its owner lets go this process tries (and fails) itself.
     if (owner > 0 && !ownerAlive(owner)) rmSync(lock, { force: true });
-    else if (Date.now() > end) return { value: await build(), cached: false };
+    else if (Date.now() > end) return work();
     else await new Promise((r) => setTimeout(r, 100));
   }
   try {
-    const value = await build();
-    writeCached(dir, key, value);
-    return { value, cached: false };
+    return await work();
   } finally {
     rmSync(lock, { force: true });
   }
+}
+
+/**
+ * The entry for `key`, built by `build()` (which answers the value to store) unless another process
+ * is building it already, in which case this one waits for that entry (onceAcrossProcesses).
+ */
+export function cachedBuild(dir, key, build, waitMs = 180000) {
+  return onceAcrossProcesses(
+    join(dir, key + ".lock"),
+    () => {
+      const hit = readCached(dir, key);
+      return hit === null ? null : { value: hit, cached: true };
+    },
+    async () => {
+      const value = await build();
+      writeCached(dir, key, value);
+      return { value, cached: false };
+    },
+    waitMs,
+  );
 }

@@ -10,9 +10,9 @@
  * process checks, the others that want the same check (several profiles built at once by test files
  * starting together) wait for its answer rather than check too, as the cache does for bundles.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ownerAlive } from "./buildCache.js";
+import { onceAcrossProcesses } from "./buildCache.js";
 import { formatDiagnostics, readFirmwareConfig } from "./tsConfig.js";
 
 /** Thrown when the firmware does not type-check; the message lists every error. */
@@ -51,43 +51,19 @@ export function rememberCheck(dir, key) {
 /**
  * The check of the sources keyed `key` (the build cache `dir`), by `run()` unless it passed before
  * or another process is running it now, in which case its answer is awaited (at most `waitMs`, then
- * this one checks anyway: a lock is a saving, never a reason to fail). A pass is remembered.
+ * this one checks anyway; buildCache.js, onceAcrossProcesses). A pass is remembered; a failure leaves
+ * no mark, so a process that waited for it checks (and fails) itself.
  * Answers `run()`'s `{ errors, warnings }`, or no errors for a check that passed before.
  */
-export async function sharedCheck(dir, key, run, waitMs = 120000) {
-  const lock = join(dir, "check-" + key + ".lock");
-  const end = Date.now() + waitMs;
-  for (;;) {
-    if (checkPassed(dir, key)) return { errors: [], warnings: [] };
-    try {
-      mkdirSync(dir, { recursive: true });
-      const fd = openSync(lock, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (e) {
-      if (e.code !== "EEXIST") return remembered(dir, key, run()); // cannot lock here: just check
-    }
-    let owner = NaN;
-    try {
-      owner = Number(readFileSync(lock, "utf8"));
-    } catch {
-      continue; // gone meanwhile: look again
-    }
-    // A lock whose owner died, or one held too long, is no reason to wait; a failed check leaves no
-    // mark, so after its owner lets go this process checks (and fails) itself.
-    if (owner > 0 && !ownerAlive(owner)) rmSync(lock, { force: true });
-    else if (Date.now() > end) return remembered(dir, key, run());
-    else await new Promise((r) => setTimeout(r, 100));
-  }
-  try {
-    return remembered(dir, key, run());
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-function remembered(dir, key, result) {
-  if (result.errors.length === 0) rememberCheck(dir, key);
-  return result;
+export function sharedCheck(dir, key, run, waitMs = 120000) {
+  return onceAcrossProcesses(
+    join(dir, "check-" + key + ".lock"),
+    () => (checkPassed(dir, key) ? { errors: [], warnings: [] } : null),
+    () => {
+      const result = run();
+      if (result.errors.length === 0) rememberCheck(dir, key);
+      return result;
+    },
+    waitMs,
+  );
 }
