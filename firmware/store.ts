@@ -16,6 +16,7 @@ import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";
 import { isLoadablePayload, loadWorld, type LoadResult } from "../src/save/codec";
 import type { World } from "../src/core/types";
+import { sinceStampsWithin } from "../src/core/world";
 import type { EspruinoFlash } from "../src/storage/flash";
 
 export interface Restored {
@@ -129,11 +130,7 @@ class SlotStore implements PetStore {
         lo += 4294967296;
         hi--;
       }
-      // sinceStampsWithin(w, hi, lo) (src/core/world.ts), written out: the boot runs this for every
-      // save it checks, and a call costs it a call's worth.
-      const as = w.activitySince;
-      const es = w.expressionSince;
-      return as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo) ? null : r;
+      return sinceStampsWithin(w, hi, lo) ? r : null;
     }
     return wall !== 0 && isLoadablePayload(payload) ? r : null; // readable, but refused at this clock: the boot reports it rather than going back
   }

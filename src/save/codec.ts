@@ -10,7 +10,7 @@
 import type { World, WorldStatus } from "../core/types";
 import { isU64, MAX_SAFE, TWO_POW_32, U64_ZERO, type U64 } from "../core/u64";
 import { ACTIVITY_NAMES, EXPRESSION_NAMES } from "../core/types";
-import { copyWorld, isValidName, validateWorld } from "../core/world";
+import { copyWorld, isValidName, sinceStampsWithin, validateWorld } from "../core/world";
 import { byteSum } from "../core/bytes";
 import { crc32 } from "./crc32";
 import {
@@ -173,11 +173,8 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
     elapsed: { hi: hi, lo: lo },
     updateCount: { hi: dv.getUint32(OFFSET_UPDATE_COUNT + 4, true), lo: dv.getUint32(OFFSET_UPDATE_COUNT, true) },
   };
-  // sinceStampsWithin(world, hi, lo) (src/core/world.ts), written out: a call here costs the boot's
-  // restore a call's worth; test/codec-validates-assembled-world.test.ts holds this to the rule.
-  const as = world.activitySince;
-  const es = world.expressionSince;
-  if (as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo)) return rejected("invalid-world", savedAt);
+  // The world's since-stamp rule at the clock with the time away (test/codec-validates-assembled-world.test.ts).
+  if (!sinceStampsWithin(world, hi, lo)) return rejected("invalid-world", savedAt);
 
   const result = typeof into === "object" && into !== null ? copyWorld(into, world) : world;
   return { status: "ok", world: result, savedAt: savedAt, absenceMs: absence };
