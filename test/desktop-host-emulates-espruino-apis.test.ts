@@ -192,6 +192,19 @@ describe("setWatch on an active-low button", () => {
       { state: true, time: 101 },
     ]);
   });
+  it("whenSettled answers once the last debounced edge has reached its callback, at once when none waits", async () => {
+    const pins = createSimPins({ D0: 1 }, () => 0, () => undefined);
+    const seen: string[] = [];
+    pins.setWatch((e: { state: boolean }) => seen.push("edge " + e.state), "D0", { edge: "both", debounce: 20, repeat: true });
+    pins.whenSettled(() => seen.push("settled, nothing waiting"));
+    pins.drive("D0", 0);
+    pins.drive("D0", null); // released within the debounce: the press was a bounce
+    pins.drive("D0", 0);
+    const settled = new Promise<void>((resolve) => pins.whenSettled(() => (seen.push("settled"), resolve())));
+    expect(seen).toEqual(["settled, nothing waiting"]);
+    await settled;
+    expect(seen).toEqual(["settled, nothing waiting", "edge false", "settled"]);
+  });
   it("a watch without repeat fires once; falling-only ignores rising edges", () => {
     const pins = createSimPins({ D0: 1 }, () => 0, () => undefined);
     let n = 0;

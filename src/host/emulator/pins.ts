@@ -83,6 +83,11 @@ export interface SimPins {
   level(pin: string): Level;
   /** Every digitalWrite, in order, for tests: [pin, level]. */
   readonly writes: Array<[string, Level]>;
+  /**
+   * Calls `done` once no edge is waiting out a watch's debounce (at once when none is): by then every
+   * change driven from outside has reached the firmware's callbacks, or was judged a bounce.
+   */
+  whenSettled(done: () => void): void;
   stopAll(): void;
 }
 
@@ -104,6 +109,19 @@ export function createSimPins(
   const driven = new Set<string>();
   const writes: Array<[string, Level]> = [];
   let nextId = 1;
+  let settledWaiters: Array<() => void> = [];
+
+  function anyPending(): boolean {
+    for (const w of Array.from(watches.values())) if (w.pendingTimer) return true;
+    return false;
+  }
+
+  function callSettledWaiters(): void {
+    if (settledWaiters.length === 0 || anyPending()) return;
+    const waiters = settledWaiters;
+    settledWaiters = [];
+    for (const done of waiters) done();
+  }
 
   function mustName(pin: unknown, what: string): string {
     const name = pinName(pin);
@@ -154,6 +172,7 @@ export function createSimPins(
         if (w && w.pendingTimer) clearTimeout(w.pendingTimer);
         watches.delete(k);
       }
+      callSettledWaiters();
     },
     digitalWrite(pin: unknown, value: unknown): void {
       const name = mustName(pin, "digitalWrite");
@@ -195,6 +214,7 @@ export function createSimPins(
         w.pendingTimer = setTimeout(() => {
           w.pendingTimer = null;
           if (levels.get(pin) === level && watches.has(w.id) && edgeMatches(w, level)) fire(w, level);
+          callSettledWaiters();
         }, w.debounce);
       }
     },
@@ -202,9 +222,14 @@ export function createSimPins(
       const l = levels.get(pin);
       return l === undefined ? 0 : l;
     },
+    whenSettled(done: () => void): void {
+      settledWaiters.push(done);
+      callSettledWaiters();
+    },
     stopAll(): void {
       for (const w of watches.values()) if (w.pendingTimer) clearTimeout(w.pendingTimer);
       watches.clear();
+      settledWaiters = [];
     },
   };
 }

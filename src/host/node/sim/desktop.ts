@@ -231,6 +231,7 @@ function runLocked(o: DesktopOptions, lock: HeldLock): DesktopRun {
   function quit(code: number, save: boolean): void {
     if (quitting) return;
     quitting = true;
+    if (!o.screen) reportChange(); // a change since the last poll is shown before the save that keeps it
     if (save) callPet("pet.save()", (p) => p.save());
     checkSave();
     host.stop();
@@ -293,10 +294,11 @@ function runLocked(o: DesktopOptions, lock: HeldLock): DesktopRun {
   input.on("data", (chunk: string) => {
     for (const ch of chunk) keys.key(ch);
   });
-  // No more keys can come from a pipe or file that ended: finish a press in progress, save and quit,
-  // so a script's `printf ' s' | npm start` ends. (A terminal's input does not end this way.)
+  // No more keys can come from a pipe or file that ended: finish a press in progress, let its release
+  // through the button's debounce to the firmware, then save and quit, so a script's
+  // `printf ' ' | npm start` is one press, saved. (A terminal's input does not end this way.)
   input.on("end", () => {
-    if (!input.isTTY) keys.whenIdle(() => quit(0, true));
+    if (!input.isTTY) keys.whenIdle(() => host.pins.whenSettled(() => quit(0, true)));
   });
   input.resume();
 
