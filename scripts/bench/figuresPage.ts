@@ -105,8 +105,9 @@ function firmwareSection(f: Json): string {
   out.push(
     "Ratios are to the floor run in the same interpreter process (a save, a restore or an encode written the least " +
       "expensive way, `src/host/node/boardCheck/floor.js`) and to the safe floor (the same with every check and read-back " +
-      "the format and the slot log require). Instructions are x86 instructions counted by callgrind and repeat to well " +
-      "under 1 %; milliseconds are medians of " + String(f.runs ?? "several") + " runs and move by tens of per cent on a shared machine, so " +
+      "the format and the slot log require). Instructions are x86 instructions counted by callgrind: the boot, the " +
+      "floors and the ticks repeat to within 1 %, `pet.save()` and `pet.interact()` move by a few per cent between runs " +
+      "(with the pet's state at the instant they run and where in its sector a save falls); milliseconds are medians of " + String(f.runs ?? "several") + " runs and move by tens of per cent on a shared machine, so " +
       "compare the instruction columns.",
   );
   out.push("");
