@@ -10,7 +10,7 @@
  * package.json.
  */
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PACKAGE_NAME = "espruino-pet";
@@ -42,4 +42,10 @@ export function packageRoot(): string {
 export function packageVersion(): string {
   if (found === null) found = findRoot();
   return found.version;
+}
+
+/** A path as the commands' messages show it: from the package's root when it is inside it. */
+export function shortPath(p: string): string {
+  const r = relative(packageRoot(), p);
+  return r.startsWith("..") ? p : r;
 }

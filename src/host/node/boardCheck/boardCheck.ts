@@ -11,11 +11,12 @@
  * talked to over a console connection of our own (src/host/node/serial/boardConsole.ts), the same against a
  * board on a serial port as against Espruino's Linux build through a pseudo-terminal or telnet.
  */
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "../serial/boardConsole";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
 import type { DeviceBoardProfile } from "../../../boards/boardProfile";
-import { packageRoot, packageVersion } from "../packageRoot";
+import { packageRoot, packageVersion, shortPath } from "../packageRoot";
+import { PROCESS_IO, type CommandIo } from "../commandIo";
 import { profileFileFromEnv, readProfileFile } from "../profileFile";
 import { checkBoard } from "./check";
 import { checkText } from "./report";
@@ -84,21 +85,9 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-/** A path as the messages show it: from the package's root when it is inside it. */
-function shortPath(p: string): string {
-  const r = relative(packageRoot(), p);
-  return r.startsWith("..") ? p : r;
-}
 
-/** Where the command's lines go: the report to `out`, what it is doing to `err`. */
-export interface BoardCheckIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
-const PROCESS_IO: BoardCheckIo = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
-
-async function run(argv: string[], io: BoardCheckIo): Promise<number> {
+async function run(argv: string[], io: CommandIo): Promise<number> {
   const o = parseArgs(argv);
   if (o.help) {
     io.out(HELP);
@@ -131,7 +120,7 @@ async function run(argv: string[], io: BoardCheckIo): Promise<number> {
 }
 
 /** The command: answers its exit status (0 all well, 1 something wrong or unchecked, 2 bad usage). */
-export async function boardCheckMain(argv: string[], io: BoardCheckIo = PROCESS_IO): Promise<number> {
+export async function boardCheckMain(argv: string[], io: CommandIo = PROCESS_IO): Promise<number> {
   try {
     return await run(argv, io);
   } catch (e) {

@@ -18,6 +18,7 @@ import type { LoadedProfile } from "../../../inspect/regionReport";
 import { interpreterProfile } from "../interpreter/espruinoLinux";
 import { startInterpreterBoard } from "../interpreter/interpreterBoard";
 import { packageVersion } from "../packageRoot";
+import { PROCESS_IO, type CommandIo } from "../commandIo";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
 import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
@@ -78,11 +79,6 @@ exit status:
 export const EXIT_HELD = 0;
 export const EXIT_LOST = 1;
 export const EXIT_USAGE = 2;
-
-export interface SoakIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 /**
  * What the soak needs from the build tooling (scripts/lib/build.js), which its entry (scripts/soak.js)
@@ -193,7 +189,7 @@ export function formatSummary(r: SoakReport): string {
 
 export async function soakMain(
   argv: string[],
-  io: SoakIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) },
+  io: CommandIo = PROCESS_IO,
   tools: SoakTools = {},
 ): Promise<number> {
   let v: { [k: string]: string | boolean | undefined };

@@ -18,9 +18,10 @@
  * (scripts/upload.js) hands it in as `FirmwareTools`, so this module runs compiled like pet-save.
  */
 import { spawn } from "node:child_process";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { BoardProfile, DeviceBoardProfile } from "../../../boards/boardProfile";
-import { packageRoot, packageVersion } from "../packageRoot";
+import { packageRoot, packageVersion, shortPath } from "../packageRoot";
+import { PROCESS_IO, type CommandIo } from "../commandIo";
 import { profileFileFromEnv, readProfileFile } from "../profileFile";
 import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
 import { boardLine, identifyBoard } from "../serial/identifyBoard";
@@ -130,19 +131,7 @@ function parseArgs(argv: string[]): Options {
   return opts;
 }
 
-/** A path as the messages show it: from the package's root when it is inside it. */
-function shortPath(p: string): string {
-  const r = relative(packageRoot(), p);
-  return r.startsWith("..") ? p : r;
-}
 
-/** Where the command's lines go. */
-export interface UploadIo {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const PROCESS_IO: UploadIo = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
 
 /**
  * Asks the board at `port` what it is and refuses one `profile` does not fit, before anything of
@@ -199,7 +188,7 @@ export async function sendBundle(
   }
 }
 
-async function run(argv: string[], tools: FirmwareTools, io: UploadIo): Promise<void> {
+async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise<void> {
   const say = (line: string): void => io.out(line + "\n");
   const opts = parseArgs(argv);
   if (opts.help) return io.out(HELP);
@@ -245,7 +234,7 @@ async function run(argv: string[], tools: FirmwareTools, io: UploadIo): Promise<
 }
 
 /** The command: answers its exit status (0 uploaded, 1 not, 2 bad usage); every failure is one line. */
-export async function uploadMain(argv: string[], tools: FirmwareTools, io: UploadIo = PROCESS_IO): Promise<number> {
+export async function uploadMain(argv: string[], tools: FirmwareTools, io: CommandIo = PROCESS_IO): Promise<number> {
   try {
     await run(argv, tools, io);
     return 0;
