@@ -57,6 +57,16 @@ export interface SweepHooks {
 
 let hooks: SweepHooks = {};
 
+/** Runs one sweep with its hooks in place, and none once it ends (or throws). */
+function withHooks<T>(sweepHooks: SweepHooks | undefined, sweep: () => T): T {
+  hooks = sweepHooks ?? {};
+  try {
+    return sweep();
+  } finally {
+    hooks = {};
+  }
+}
+
 function logOver(sim: NorFlashSim, g: Geometry, initialSequence?: number): SlotLog {
   const flash = hooks.wrapFlash ? hooks.wrapFlash(sim) : sim;
   const isValidPayload = hooks.isValidPayload ?? crcValid;
@@ -179,12 +189,7 @@ export interface ReplayOptions {
  * replay the saves on one continuously running SlotLog, tear that mutation, reboot and check.
  */
 export function replaySweep(o: ReplayOptions, report: SweepReport = emptyReport()): SweepReport {
-  hooks = o.hooks ?? {};
-  try {
-    return replaySweepInner(o, report);
-  } finally {
-    hooks = {};
-  }
+  return withHooks(o.hooks, () => replaySweepInner(o, report));
 }
 
 function replaySweepInner(o: ReplayOptions, report: SweepReport): SweepReport {
@@ -238,12 +243,7 @@ export interface ForkOptions {
  * and every mutation of that save is torn in the clone, which is then rebooted and checked.
  */
 export function forkSweep(o: ForkOptions, report: SweepReport = emptyReport()): SweepReport {
-  hooks = o.hooks ?? {};
-  try {
-    return forkSweepInner(o, report);
-  } finally {
-    hooks = {};
-  }
+  return withHooks(o.hooks, () => forkSweepInner(o, report));
 }
 
 function forkSweepInner(o: ForkOptions, report: SweepReport): SweepReport {
