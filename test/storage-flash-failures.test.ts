@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FailureMode, NorFlashSim } from "../src/storage/norFlashSim";
-import { deviceFlash, FLASH_STATUSES, isFlashStatus, thrownStatus } from "../src/storage/flash";
+import { SAFE_READ_MIN, deviceFlash, FLASH_STATUSES, isFlashStatus, thrownStatus } from "../src/storage/flash";
 import { createSlotLog } from "../src/storage/slotLog";
 import { SMALL, crcValid, makePayload, newSim, openLog, sameBytes } from "./storage-fixtures";
 
@@ -172,7 +172,7 @@ describe("flash failures become statuses", () => {
     sim.injectFailure({ op: "read", mode: "status", after: 0, count: 1 });
     let thrown: unknown = null;
     try {
-      deviceFlash(sim).read(4, SMALL.address);
+      deviceFlash(sim).read(SAFE_READ_MIN, SMALL.address);
     } catch (e) {
       thrown = e;
     }

@@ -251,7 +251,7 @@ function terserPlugin(minifier, options, sent) {
  */
 export const BUNDLE_ONLY_PROPERTIES = [
   "dirty", "lastSaveAt", "lastAttemptFailed", "lastAttemptAt",
-  "sectorSize", "sectorCount", "slotsPerSector", "marksOffset", "marksSize", "slotsOffset", "headerMagic", "seqAddresses", "payloadLength",
+  "sectorSize", "sectorCount", "slotsPerSector", "marksOffset", "marksSize", "slotsOffset", "headerMagic", "headerAddresses", "payloadLength",
   "flashStatus", "accepted", "erasedCount", "partial", "absenceMs", "validityChecks", "sectorErases", "verifyFailures", "opens",
   "sector", "seq", "erased", "payload",
   // The default pet's name as bytes, which the build embeds (deviceName) and only the firmware reads.

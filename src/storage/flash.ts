@@ -46,6 +46,24 @@ export interface EspruinoFlash {
   getPage?(addr: number): FlashArea | undefined;
 }
 
+/**
+ * The smallest read of more than one byte that is safe on every Espruino ESP32 build. On builds
+ * that keep their JsVars in PSRAM (WROVER modules; Espruino 2v06 on ESP-IDF 3.1 is one), Flash.read
+ * of 2 to 22 bytes goes through ESP-IDF's small-read path, which up to IDF 3.3 copies into the
+ * destination while the flash cache, and with it PSRAM, is switched off: the emulated chip gives
+ * back zeros and ESP-IDF's own reports show a board panicking ("Cache disabled but cached memory
+ * region accessed"). A read of 1 byte goes through a word on the stack, and one of 23 bytes or
+ * more lands in one contiguous block that the large path fills with the cache on (measured on the
+ * emulated chip, docs/board.md). So every read the firmware makes is 1 byte or at least this many:
+ * 24, the 23 measured on 16-byte JsVars (the largest any ESP32 build uses) rounded up to a word.
+ */
+export const SAFE_READ_MIN = 24;
+
+/** True for a read length that some Espruino ESP32 build cannot do: 2 to 22 bytes (see SAFE_READ_MIN). */
+export function unsafeOnEsp32(length: number): boolean {
+  return length > 1 && length < 23;
+}
+
 /** Every outcome a flash call can report. Only "ok" means the operation happened. */
 export type FlashStatus =
   | "ok"
@@ -160,10 +178,13 @@ export interface FlashFailure {
  * A StatusFlash (the simulator, a region image) in the device's shape: every status
  * but "ok", a short read or a throw becomes a throw the log turns back into the same status
  * (thrownStatus), so the log answers exactly what it would have answered over the StatusFlash itself.
+ * A read that an ESP32 build cannot do (unsafeOnEsp32) throws an Error naming it, as the emulated
+ * Flash module does: everything that runs the log over a simulator then finds such a read at once.
  */
 export function deviceFlash(flash: StatusFlash): EspruinoFlash {
   return {
     read: function (length: number, address: number): Uint8Array {
+      if (unsafeOnEsp32(length)) throw new Error(unsafeReadWords(length));
       const r = safeRead(flash, length, address);
       if (r.bytes === null) throw { flashStatus: r.status } as FlashFailure;
       return r.bytes;
@@ -177,6 +198,11 @@ export function deviceFlash(flash: StatusFlash): EspruinoFlash {
       if (s !== "ok") throw { flashStatus: s } as FlashFailure;
     },
   };
+}
+
+/** Why a read of `length` bytes is refused: what it does on the board. */
+export function unsafeReadWords(length: number): string {
+  return "Flash.read of " + length + " bytes: reads of 2 to 22 bytes return zeros or crash Espruino's ESP32 builds with JsVars in PSRAM; read 1 byte or at least " + SAFE_READ_MIN;
 }
 
 /**

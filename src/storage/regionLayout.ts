@@ -18,6 +18,13 @@ import { allErased, byteKinds } from "../core/bytes";
 export { allErased };
 
 export const HEADER_SIZE = 12;
+/**
+ * How many bytes the log reads to get a header: the header and the first marks after it. Never
+ * HEADER_SIZE alone: on Espruino's ESP32 builds with JsVars in PSRAM a Flash.read of 2 to 22 bytes
+ * comes back as zeros (ESP-IDF 3.x copies into PSRAM with the cache off; a real board panics), so
+ * every read of the log is 1 byte or at least SAFE_READ_MIN (src/storage/flash.ts) bytes.
+ */
+export const HEADER_READ = 24;
 /** Layout version stored in the third magic byte; a different layout will never look like ours. */
 export const LAYOUT_VERSION = 1;
 export const MAGIC_0 = 0x50; // "P"
@@ -36,7 +43,7 @@ export interface RegionParams {
   size: number;
   /** Sector size in bytes: the log's unit of erase, a multiple of the flash page size. */
   sectorSize: number;
-  /** Payload length in bytes (default 84), a multiple of 4 between 4 and 252. */
+  /** Payload length in bytes (default 84), a multiple of 4 between 24 and 252. */
   payloadLength?: number;
 }
 
@@ -55,11 +62,11 @@ export interface RegionLayout {
   /** The header's first four bytes ("PL", layout version, payload length) read as a little-endian u32. */
   headerMagic: number;
   /**
-   * The absolute address of every sector's sequence word (header offset 4), in sector order: the
-   * boot reads them all in one native map (SlotLog). Part of the layout so that a device build can
-   * carry it ready-made instead of computing it at every boot.
+   * The absolute address of every sector (its header), in sector order: the boot reads every header
+   * in one native map (SlotLog). Part of the layout so that a device build can carry it ready-made
+   * instead of computing it at every boot.
    */
-  seqAddresses: number[];
+  headerAddresses: number[];
 }
 
 export interface LayoutResult {
@@ -98,15 +105,16 @@ export function computeLayout(p: RegionParams, flashPageSize?: number): LayoutRe
   // `| 0`: on Espruino a division result stays a double, and Flash.erasePage refuses doubles.
   const sectorCount = (p.size / p.sectorSize) | 0;
   if (sectorCount < 2) return bad("the region needs at least two sectors (one is erased while the other keeps the newest save)");
-  if (!isWhole(payloadLength) || payloadLength < 4 || payloadLength > 252 || payloadLength % 4 !== 0) {
-    return bad("payload length must be a multiple of 4 between 4 and 252");
+  // At least 24 (flash.ts SAFE_READ_MIN): the log reads a payload in one read, which must be safe on every ESP32 build.
+  if (!isWhole(payloadLength) || payloadLength < 24 || payloadLength > 252 || payloadLength % 4 !== 0) {
+    return bad("payload length must be a multiple of 4 between 24 and 252");
   }
   let n = ((p.sectorSize - HEADER_SIZE) / (payloadLength + 1)) | 0;
   while (n > 0 && HEADER_SIZE + align4(n) + n * payloadLength > p.sectorSize) n--;
   if (n < 1) return bad("sector size too small for one payload slot");
   const marksSize = align4(n);
-  const seqAddresses: number[] = [];
-  for (let i = 0; i < sectorCount; i++) seqAddresses.push(p.address + i * p.sectorSize + 4);
+  const headerAddresses: number[] = [];
+  for (let i = 0; i < sectorCount; i++) headerAddresses.push(p.address + i * p.sectorSize);
   return {
     status: "ok",
     message: "ok",
@@ -121,7 +129,7 @@ export function computeLayout(p: RegionParams, flashPageSize?: number): LayoutRe
       marksSize: marksSize,
       slotsOffset: HEADER_SIZE + marksSize,
       headerMagic: (MAGIC_0 | (MAGIC_1 << 8) | (LAYOUT_VERSION << 16) | (payloadLength << 24)) >>> 0,
-      seqAddresses: seqAddresses,
+      headerAddresses: headerAddresses,
     },
   };
 }

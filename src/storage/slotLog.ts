@@ -36,9 +36,10 @@
  * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
  * profile, the flash) holds or reads a name that ends in "_".
  */
-import { deviceFlash, thrownStatus, type EspruinoFlash, type FlashStatus, type StatusFlash } from "./flash";
+import { SAFE_READ_MIN, deviceFlash, thrownStatus, type EspruinoFlash, type FlashStatus, type StatusFlash } from "./flash";
 import {
   ERASED,
+  HEADER_READ,
   HEADER_SIZE,
   MARK_COMMITTED,
   RegionLayout,
@@ -72,6 +73,8 @@ export interface SlotLogConfig extends RegionParams {
   maxBootChecks?: number;
   /** Sequence number given to the first sector of a brand-new log (default 1; tests use values near 2^32). */
   initialSequence?: number;
+  /** Never take the boot's quick path (tests hold the quick path to the full scan with it). */
+  fullScanOnly?: boolean;
 }
 
 /** Every status a log operation answers. */
@@ -131,6 +134,8 @@ export interface SlotLogStats {
   validityChecks: number;
   saves: number;
   sectorErases: number;
+  /** Header scans the quick path answered (the rest went to the full scan). */
+  quickScans: number;
 }
 
 export interface CreateResult {
@@ -193,19 +198,23 @@ const RETRY = { status: "ok" } as LogResult;
 
 /**
  * Sector headers as the boot reads them: valid ones newest first, every sequence number, erased
- * count. `partial` marks the quick scan's answer, which knows only the newest sector (`order` holds
- * it alone, `seqs` only its number): whoever needs an older sector scans in full first.
+ * count. A `partial` scan is the quick scan's answer, which knows only the newest sector (`order`
+ * holds it alone, `seqs` only its number): whoever needs an older sector completes it with the full
+ * scan of the same bytes first.
  */
 interface HeaderScan {
   status: FlashStatus;
   order: number[];
   seqs: number[];
   erasedCount: number;
-  partial: boolean;
+  /** The quick scan's answer: the headers' bytes, for the full scan that completes it; else null. */
+  partial: Uint8Array | null;
 }
 
 /** Whether this machine stores a 32-bit word low byte first, as the flash does (then the quick scan can read words). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/** 32-bit words in each sector's HEADER_READ bytes, as readHeaders_ puts them back to back. */
+const HEADER_WORDS = HEADER_READ / 4;
 
 export class SlotLog {
   readonly layout: RegionLayout;
@@ -216,6 +225,7 @@ export class SlotLog {
   private readonly maxBootChecks_: number;
   private readonly initialSequence_: number;
   private readonly counts_: SlotLogStats;
+  private readonly fullScanOnly_: boolean;
 
   // The writer's position. Only clearPosition_ (no log), adopt_, forget_, openSector_,
   // strengthen_ and save change it.
@@ -249,7 +259,8 @@ export class SlotLog {
     this.isValidPayload_ = config.isValidPayload;
     this.maxBootChecks_ = config.maxBootChecks === undefined ? DEFAULT_MAX_BOOT_CHECKS : config.maxBootChecks;
     this.initialSequence_ = config.initialSequence === undefined ? 1 : config.initialSequence >>> 0;
-    this.counts_ = { validityChecks: 0, saves: 0, sectorErases: 0 };
+    this.counts_ = { validityChecks: 0, saves: 0, sectorErases: 0, quickScans: 0 };
+    this.fullScanOnly_ = config.fullScanOnly === true;
     // No position yet: known_ false sends the first save (or the load) through adopt_, which sets it.
     this.known_ = false;
   }
@@ -267,78 +278,103 @@ export class SlotLog {
 
   stats(): SlotLogStats {
     const c = this.counts_;
-    return { validityChecks: c.validityChecks, saves: c.saves, sectorErases: c.sectorErases };
+    return { validityChecks: c.validityChecks, saves: c.saves, sectorErases: c.sectorErases, quickScans: c.quickScans };
   }
 
   // ---- Reading where the log stands (no writes) -------------------------------------------------
 
   /**
-   * Reads every sector header (12 bytes each) and orders the valid ones newest first: the exact
-   * answer whatever the flash holds. The boot usually needs only the newest sector, which
-   * scanQuick_ finds for a fraction of the cost; this runs when it cannot, or when an older sector
-   * is needed. The headers go into one buffer that is then judged word by word (headerSeqAt).
+   * Every sector's first HEADER_READ bytes (its header, then the first marks), back to back in
+   * sector order: one native map of reads and one join. HEADER_READ and not the header's 12 bytes,
+   * because a read of 2 to 22 bytes is not safe on every Espruino ESP32 build (flash.ts,
+   * SAFE_READ_MIN). Throws what the flash throws.
    */
-  private scanHeaders_(): HeaderScan {
-    const l = this.layout;
-    const all = new Uint8Array(l.sectorCount * HEADER_SIZE);
+  private readHeaders_(): Uint8Array {
+    return joinBytes(this.layout.headerAddresses.map(this.dev_.read.bind(this.dev_, HEADER_READ)));
+  }
+
+  /**
+   * Where the log stands as the headers say: read once (readHeaders_), answered by the quick path
+   * when it can (scanQuick_), else by the full scan over the same bytes.
+   */
+  private scan_(): HeaderScan {
+    let bytes: Uint8Array;
     try {
-      for (let i = 0, at = l.address; i < l.sectorCount; i++, at += l.sectorSize) all.set(this.dev_.read(HEADER_SIZE, at), i * HEADER_SIZE);
+      bytes = this.readHeaders_();
     } catch (e) {
-      return { status: thrownStatus(e, "read-failed"), order: [], seqs: [], erasedCount: 0, partial: false };
+      return { status: thrownStatus(e, "read-failed"), order: [], seqs: [], erasedCount: 0, partial: null };
     }
-    const dv = new DataView(all.buffer);
+    const quick = this.fullScanOnly_ ? null : this.scanQuick_(bytes);
+    if (quick === null) return this.scanHeaders_(bytes);
+    this.counts_.quickScans++;
+    return quick;
+  }
+
+  /**
+   * Judges every sector header in `bytes` (readHeaders_'s) and orders the
+   * valid ones newest first: the exact answer whatever the flash holds. The boot usually needs only
+   * the newest sector, which scanQuick_ finds for a fraction of the cost; this runs when it cannot,
+   * or when an older sector is needed. The headers are judged word by word (headerSeqAt).
+   */
+  private scanHeaders_(bytes: Uint8Array): HeaderScan {
+    const l = this.layout;
+    const dv = new DataView(bytes.buffer);
     const order: number[] = [];
     const seqs: number[] = [];
     let erasedCount = 0;
     for (let i = 0; i < l.sectorCount; i++) {
-      const seq = headerSeqAt(l, dv, i * HEADER_SIZE);
+      const seq = headerSeqAt(l, dv, i * HEADER_READ);
       seqs.push(seq < 0 ? 0 : seq);
       if (seq >= 0) order.push(i);
       else if (seq === HEADER_ERASED) erasedCount++;
     }
     orderNewestFirst(order, seqs);
-    return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount, partial: false };
+    return { status: "ok", order: order, seqs: seqs, erasedCount: erasedCount, partial: null };
   }
 
   /**
-   * The newest sector in a few native calls, or null when only the full scan can tell. Every
-   * sector's sequence word is read by one native map, and the largest taken. When every word, read
-   * as a signed 32-bit number, is -1 (0xFFFFFFFF: erased, say) or lies in 0 .. 2^31 - 1, and the
-   * largest lies below 2^31 - 1, the largest is newer than every other valid sequence number in
-   * serial order (seqNewer): than a smaller one by less than 2^31, and than 0xFFFFFFFF by largest
-   * + 1, at most 2^31 - 1. (At exactly 2^31 - 1 it would be 2^31 apart from 0xFFFFFFFF, where
-   * neither is newer and orderNewestFirst keeps the lower sector index.) So the first sector holding
-   * it is the answer orderNewestFirst gives, provided its header is valid: that one header is
-   * checked exactly. Otherwise (no log yet, numbers from 2^31 - 1 on, a torn header holding the
-   * largest word) the answer is null and the full scan decides, so the quick path never answers
-   * differently. A read that fails is the boot's failure, as it is in the full scan.
+   * The newest sector from the headers' sequence words (readHeaders_'s bytes) in one loop, or null
+   * when only the full scan can tell. When every sector's sequence word, read as a signed 32-bit
+   * number, is -1 (0xFFFFFFFF: erased, say) or lies in 0 .. 2^31 - 1, and the largest lies below
+   * 2^31 - 1, the largest is newer than every other valid sequence number in serial order
+   * (seqNewer): than a smaller one by less than 2^31, and than 0xFFFFFFFF by largest + 1, at most
+   * 2^31 - 1. (At exactly 2^31 - 1 it would be 2^31 apart from 0xFFFFFFFF, where neither is newer
+   * and orderNewestFirst keeps the lower sector index.) So the first sector holding it is the answer
+   * orderNewestFirst gives, provided its header is valid: that one header is checked exactly.
+   * Otherwise (no log yet, numbers from 2^31 - 1 on, a torn header holding the largest word) the
+   * answer is null and the full scan decides, so the quick path never answers differently.
    */
-  private scanQuick_(): HeaderScan | null {
+  private scanQuick_(bytes: Uint8Array): HeaderScan | null {
     const l = this.layout;
     if (!LITTLE_ENDIAN) return null;
-    let h: Uint8Array;
-    let top: number;
-    let first: number;
-    try {
-      const words = new Int32Array(joinBytes(l.seqAddresses.map(this.dev_.read.bind(this.dev_, 4))).buffer);
-      top = Math.max.apply(null, words as unknown as number[]);
-      if (!(top >= 0 && top < 0x7fffffff) || Math.min.apply(null, words as unknown as number[]) < -1) return null;
-      first = words.indexOf(top);
-      h = this.dev_.read(HEADER_SIZE, l.address + first * l.sectorSize);
-    } catch (e) {
-      return { status: thrownStatus(e, "read-failed"), order: [], seqs: [], erasedCount: 0, partial: false };
+    const words = new Int32Array(bytes.buffer);
+    // Word 1 of each sector's HEADER_READ bytes is its sequence number; the first largest wins.
+    let top = -1;
+    let first = -1;
+    let low = 0;
+    for (let i = 0, k = 1; i < l.sectorCount; i++, k += HEADER_WORDS) {
+      const w = words[k] as number;
+      if (w > top) {
+        top = w;
+        first = i;
+      } else if (w < low) low = w;
     }
-    if (headerSeqAt(l, new DataView(h.buffer, h.byteOffset, HEADER_SIZE), 0) !== top) return null;
+    if (top >= 0x7fffffff || low < -1 || first < 0 || headerSeqAt(l, new DataView(words.buffer), first * HEADER_READ) !== top) return null;
     const seqs: number[] = [];
     seqs[first] = top;
-    return { status: "ok", order: [first], seqs: seqs, erasedCount: 0, partial: true };
+    return { status: "ok", order: [first], seqs: seqs, erasedCount: 0, partial: bytes };
   }
 
-  /** The commit marks of sector `i`, or null on a read failure. */
+  /**
+   * The commit marks of sector `i`, or null on a read failure. At least SAFE_READ_MIN bytes are read
+   * (a region of small sectors has fewer marks than that) and only the marks are handed back.
+   */
   private readMarks_(i: number): Uint8Array | null {
     const l = this.layout;
+    const n = l.slotsPerSector;
     try {
-      return this.dev_.read(l.slotsPerSector, l.address + i * l.sectorSize + l.marksOffset);
+      const m = this.dev_.read(n < SAFE_READ_MIN ? SAFE_READ_MIN : n, l.address + i * l.sectorSize + l.marksOffset);
+      return n < SAFE_READ_MIN ? new Uint8Array(m.buffer, m.byteOffset, n) : m;
     } catch (e) {
       return null;
     }
@@ -407,8 +443,7 @@ export class SlotLog {
     let checks = 0;
     this.known_ = false;
     this.weakMarks_ = [];
-    let scan = this.scanQuick_();
-    if (scan === null) scan = this.scanHeaders_();
+    let scan = this.scan_();
     if (scan.status !== "ok") return fail("read-failed", "could not read a sector header (" + scan.status + ")", scan.status);
     if (scan.order.length === 0) {
       this.adopt_(scan, null, -1);
@@ -420,9 +455,9 @@ export class SlotLog {
     let firstCommitted = -1;
     let committedSeen = 0;
     for (let k = 0; ; k++) {
-      if (k === 1 && scan.partial) {
+      if (k === 1 && scan.partial !== null) {
         // Past the newest sector: the older ones need the full scan (its newest is the same sector).
-        scan = this.scanHeaders_();
+        scan = this.scanHeaders_(scan.partial);
         if (scan.status !== "ok") return fail("read-failed", "could not read a sector header (" + scan.status + ")", scan.status, checks);
       }
       if (k >= scan.order.length) break;
@@ -474,8 +509,7 @@ export class SlotLog {
    */
   private findPosition_(): FlashStatus {
     this.weakMarks_ = [];
-    let scan = this.scanQuick_();
-    if (scan === null) scan = this.scanHeaders_();
+    let scan = this.scan_();
     if (scan.status !== "ok") return scan.status;
     if (scan.order.length === 0) {
       this.adopt_(scan, null, -1);
@@ -484,8 +518,8 @@ export class SlotLog {
     let newestLast: number | null = null;
     let protectedSector = -1;
     for (let k = 0; protectedSector < 0; k++) {
-      if (k === 1 && scan.partial) {
-        scan = this.scanHeaders_();
+      if (k === 1 && scan.partial !== null) {
+        scan = this.scanHeaders_(scan.partial);
         if (scan.status !== "ok") return scan.status;
       }
       if (k >= scan.order.length) break;
@@ -549,9 +583,10 @@ export class SlotLog {
     const base = this.layout.address + sector * this.layout.sectorSize;
     const w = this.write_(header, base);
     if (w !== "ok") return fail("write-failed", what + " failed (" + w + ")", w);
-    const back = this.read_(HEADER_SIZE, base);
+    const back = this.read_(HEADER_READ, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + sector + " failed", back.status);
-    return bytesEqual(back.bytes, header) ? STEP_OK : fail("verify-failed", "the header of sector " + sector + " did not program (" + writeMiss(back.bytes, header) + ")", "ok");
+    const got = new Uint8Array(back.bytes.buffer, back.bytes.byteOffset, HEADER_SIZE);
+    return bytesEqual(got, header) ? STEP_OK : fail("verify-failed", "the header of sector " + sector + " did not program (" + writeMiss(got, header) + ")", "ok");
   }
 
   /**
@@ -581,13 +616,13 @@ export class SlotLog {
     const l = this.layout;
     if (this.protectedSector_ < 0) return STEP_OK;
     const base = l.address + target * l.sectorSize;
-    const r = this.read_(HEADER_SIZE, base);
+    const r = this.read_(HEADER_READ, base);
     if (r.status !== "ok" || r.bytes === null) return fail("read-failed", "reading the header of sector " + target + " failed", r.status);
     const h = decodeHeader(l, r.bytes);
     if (h.kind === "erased" || (h.kind === "valid" && seqNewer(this.protectedSeq_, h.seq))) return STEP_OK;
     const w = this.write_(new Uint8Array(MAGIC_SIZE), base);
     if (w !== "ok") return fail("write-failed", "clearing the header of sector " + target + " failed (" + w + ")", w);
-    const back = this.read_(HEADER_SIZE, base);
+    const back = this.read_(HEADER_READ, base);
     if (back.status !== "ok" || back.bytes === null) return fail("read-failed", "reading back the header of sector " + target + " failed", back.status);
     if (decodeHeader(l, back.bytes).kind === "valid") return fail("verify-failed", "the header of sector " + target + " did not clear (the write had no effect)", "ok");
     return STEP_OK;
@@ -617,7 +652,8 @@ export class SlotLog {
       if (s !== "ok") return fail("erase-failed", "erasing sector " + target + " failed (" + s + ")", s);
     }
     // The ESP32 port ignores erase errors: check that the header and the marks really are blank.
-    const blank = this.read_(l.slotsOffset, base);
+    // The header and the marks; at least SAFE_READ_MIN bytes, which after an erase are all blank too.
+    const blank = this.read_(l.slotsOffset < SAFE_READ_MIN ? SAFE_READ_MIN : l.slotsOffset, base);
     if (blank.status !== "ok" || blank.bytes === null) return fail("read-failed", "reading back erased sector " + target + " failed", blank.status);
     if (!allErased(blank.bytes)) return fail("verify-failed", eraseMiss(target, blank.bytes), "ok");
     const programmed = this.programHeader_(target, seq, "writing the header of sector " + target);

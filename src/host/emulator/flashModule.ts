@@ -4,10 +4,13 @@
  * [regionAddress, regionAddress + size) reach the flash, anything else throws, because on the board
  * it would touch Storage or the firmware itself.
  *
+ * A read of 2 to 22 bytes throws, naming why: on an ESP32 build with JsVars in PSRAM it returns zeros
+ * or crashes the board (src/storage/flash.ts, SAFE_READ_MIN).
+ *
  * Write errors are not reported back, as on the ESP32 port (it ignores the IDF's return codes); the
  * NOR simulator underneath still ANDs the bits, so a write over unerased bytes mixes them silently.
  */
-import type { EspruinoFlash, FlashArea, StatusFlash } from "../../storage/flash";
+import { unsafeOnEsp32, unsafeReadWords, type EspruinoFlash, type FlashArea, type StatusFlash } from "../../storage/flash";
 import type { Realm } from "./graphics";
 
 export interface FlashWindow {
@@ -55,6 +58,8 @@ export function createFlashModule(w: FlashWindow, realm: Realm, onWrite?: () => 
   return {
     read(length: number, addr: number): Uint8Array {
       const n = Math.max(0, Math.floor(Number(length)));
+      // The firmware must not read what an ESP32 build cannot (src/storage/flash.ts): here it fails loudly.
+      if (unsafeOnEsp32(n)) throw new Error(unsafeReadWords(n));
       const r = w.flash.read(n, map(addr, n, "read"));
       if (r.status !== "ok" || r.bytes === null) throw new Error("Flash.read failed: " + r.status);
       const out = new realm.Uint8Array(n);
