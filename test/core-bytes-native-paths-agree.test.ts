@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { allErased, byteKinds, byteString, byteSum, bytesEqual, bytesToHex, joinBytes } from "../src/core/bytes";
+import { allErased, byteKinds, byteString, byteSum, bytesEqual, bytesToHex, joinBytes, pickWords } from "../src/core/bytes";
 import { createEspruinoE } from "../src/host/emulator/espruinoE";
 
 const g = globalThis as { E?: unknown };
@@ -64,6 +64,25 @@ describe("native and plain paths agree", () => {
         expect(r.plain).toEqual([true, a.length === 0, a.length === 0]);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe("pickWords", () => {
+  it("to[i] = from[picks[i]] for every i of the target, whole 32-bit words kept, on both paths", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -0x80000000, max: 0x7fffffff }), { minLength: 1, maxLength: 100 }), fc.uint8Array({ maxLength: 20 }), fc.nat({ max: 24 }), (words, raw, n) => {
+        const from = new Int32Array(words);
+        const picks = raw.map((p) => p % from.length);
+        const r = both(() => {
+          const to = new Int32Array(n);
+          pickWords(picks, to, from);
+          return Array.from(to);
+        });
+        expect(r.native).toEqual(r.plain);
+        expect(r.plain).toEqual(Array.from({ length: n }, (_, i) => (i < picks.length ? from[picks[i]!] : 0)));
+      }),
+      { numRuns: 300 },
     );
   });
 });

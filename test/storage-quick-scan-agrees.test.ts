@@ -12,7 +12,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { NorFlashSim } from "../src/storage/norFlashSim";
-import { createSlotLog, type LogResult, type SlotLog } from "../src/storage/slotLog";
+import { HEADER_WORDS, SEQ_WORDS, createSlotLog, type LogResult, type SlotLog } from "../src/storage/slotLog";
 import { deviceFlash } from "../src/storage/flash";
 import { HEADER_READ, computeLayout, encodeHeader } from "../src/storage/regionLayout";
 import { ESP32, SMALL, type Geometry, crcValid, firstDifference, makePayload, newSim } from "./storage-fixtures";
@@ -124,6 +124,23 @@ describe("the boot's quick scan answers what the full scan answers", () => {
     let quick = 0;
     fc.assert(fc.property(fc.array(sectorArb, { minLength: 1, maxLength: 16 }), (plans) => void (agree(ESP32, plans) && quick++)), { numRuns: Math.ceil(Number(process.env.QUICK_SCAN_RUNS ?? 600) / 10) });
     expect(quick).toBeGreaterThan(0);
+  });
+
+  it("picks each sector's sequence word: SEQ_WORDS is word 1 of every HEADER_WORDS", () => {
+    expect(Array.from(SEQ_WORDS)).toEqual(Array.from({ length: 16 }, (_, i) => 1 + i * HEADER_WORDS));
+    expect(HEADER_WORDS * 4).toBe(HEADER_READ);
+  });
+
+  it("a region of more sectors than SEQ_WORDS names takes the full scan, and answers the same", () => {
+    const g: Geometry = { address: 0x4000, size: 24 * 512, sectorSize: 512 };
+    const sim = newSim(g);
+    const log = open(sim, g, false);
+    for (let i = 0; i < 130; i++) expect(log.save(makePayload(i)).status).toBe("ok");
+    const quick = open(sim, g, false);
+    const booted = quick.load();
+    expect(quick.stats().quickScans).toBe(0);
+    expect(fields(booted)).toEqual(fields(open(sim, g, true).load()));
+    expect(booted.payload).toEqual(makePayload(129));
   });
 
   it("takes the quick path in a clean log, and a torn newest header sends it to the full scan", () => {

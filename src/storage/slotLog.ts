@@ -54,7 +54,7 @@ import {
   orderNewestFirst,
   seqNewer,
 } from "./regionLayout";
-import { allErased, bytesEqual, joinBytes } from "../core/bytes";
+import { allErased, bytesEqual, joinBytes, pickWords } from "../core/bytes";
 
 export interface SlotLogConfig extends RegionParams {
   /** A StatusFlash (the simulator, a region image file); or else `device`. */
@@ -214,7 +214,14 @@ interface HeaderScan {
 /** Whether this machine stores a 32-bit word low byte first, as the flash does (then the quick scan can read words). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** 32-bit words in each sector's HEADER_READ bytes, as readHeaders_ puts them back to back. */
-const HEADER_WORDS = HEADER_READ / 4;
+export const HEADER_WORDS = HEADER_READ / 4;
+/**
+ * Where each sector's sequence word lies among the words of readHeaders_'s bytes (word 1 of every
+ * HEADER_WORDS), sector by sector, for regions of up to 16 sectors: the quick scan picks them out in
+ * one native pass (pickWords); a larger region takes the full scan. A typed array: its bytes are one
+ * block of RAM on the interpreter. test/storage-quick-scan-agrees.test.ts holds it to HEADER_WORDS.
+ */
+export const SEQ_WORDS = new Uint8Array([1, 7, 13, 19, 25, 31, 37, 43, 49, 55, 61, 67, 73, 79, 85, 91]);
 
 export class SlotLog {
   readonly layout: RegionLayout;
@@ -333,7 +340,7 @@ export class SlotLog {
   }
 
   /**
-   * The newest sector from the headers' sequence words (readHeaders_'s bytes) in one loop, or null
+   * The newest sector from the headers' sequence words (readHeaders_'s bytes, picked out natively), or null
    * when only the full scan can tell. When every sector's sequence word, read as a signed 32-bit
    * number, is -1 (0xFFFFFFFF: erased, say) or lies in 0 .. 2^31 - 1, and the largest lies below
    * 2^31 - 1, the largest is newer than every other valid sequence number in serial order
@@ -346,20 +353,13 @@ export class SlotLog {
    */
   private scanQuick_(bytes: Uint8Array): HeaderScan | null {
     const l = this.layout;
-    if (!LITTLE_ENDIAN) return null;
-    const words = new Int32Array(bytes.buffer);
-    // Word 1 of each sector's HEADER_READ bytes is its sequence number; the first largest wins.
-    let top = -1;
-    let first = -1;
-    let low = 0;
-    for (let i = 0, k = 1; i < l.sectorCount; i++, k += HEADER_WORDS) {
-      const w = words[k] as number;
-      if (w > top) {
-        top = w;
-        first = i;
-      } else if (w < low) low = w;
-    }
-    if (top >= 0x7fffffff || low < -1 || first < 0 || headerSeqAt(l, new DataView(words.buffer), first * HEADER_READ) !== top) return null;
+    if (!LITTLE_ENDIAN || l.sectorCount > SEQ_WORDS.length) return null;
+    const seqWords = new Int32Array(l.sectorCount);
+    pickWords(SEQ_WORDS, seqWords, new Int32Array(bytes.buffer));
+    const top = Math.max.apply(null, seqWords as unknown as number[]);
+    if (!(top >= 0 && top < 0x7fffffff) || Math.min.apply(null, seqWords as unknown as number[]) < -1) return null;
+    const first = seqWords.indexOf(top);
+    if (headerSeqAt(l, new DataView(bytes.buffer), first * HEADER_READ) !== top) return null;
     const seqs: number[] = [];
     seqs[first] = top;
     return { status: "ok", order: [first], seqs: seqs, erasedCount: 0, partial: bytes };

@@ -65,7 +65,9 @@ export function createEspruinoE(): EspruinoE {
       for (let i = 0; i < from.length && k < to.length; i++) {
         const v = (from[i] as number) & 0xff;
         for (let part = perByte - 1; part >= 0 && k < to.length; part--) {
-          to[k++] = Number(map[width < 8 ? (v >> (part * width)) & mask : v]) & 0xff;
+          // Stored as the target's element type stores a number (a Uint8Array keeps the low 8 bits,
+          // an Int32Array the whole word), as Espruino does.
+          to[k++] = Number(map[width < 8 ? (v >> (part * width)) & mask : v]);
         }
       }
     },

@@ -109,8 +109,9 @@
     return F.read(1, addr + 84)[0] === 0;
   }
 
-  // Restore, from the pet's own region (read only): the sixteen sequence words in one native map,
-  // the largest one's header checked, that sector's marks classified natively (erased, set, partly
+  // Restore, from the pet's own region (read only): the sixteen headers in one native map (24 bytes
+  // each: reads of 2 to 22 bytes are not safe on Espruino's ESP32 builds, src/storage/flash.ts), the
+  // largest sequence word found and its header checked, that sector's marks classified natively (erased, set, partly
   // set), the newest committed slot read, and every acceptance check of the contract in its order,
   // with the absence added and the stamps judged against the resulting clock.
   var KIND = new Uint8Array(256);
@@ -118,12 +119,18 @@
   KIND[255] = 0;
   KIND[0] = 1;
   function safeRestore(L, now) {
-    var words = new Int32Array(E.toUint8Array(L.seqAddresses.map(F.read.bind(F, 4))).buffer);
-    var top = Math.max.apply(null, words);
-    if (!(top >= 0 && top < 0x7fffffff) || Math.min.apply(null, words) < -1) return null;
-    var base = L.address + words.indexOf(top) * L.sectorSize;
-    var hd = new DataView(F.read(12, base).buffer);
-    if (hd.getUint32(0, true) !== L.headerMagic || hd.getUint32(4, true) !== top || (top ^ hd.getUint32(8, true)) !== -1) return null;
+    var words = new Int32Array(E.toUint8Array(L.headerAddresses.map(F.read.bind(F, 24))).buffer);
+    var top = -1, first = -1, low = 0, i, k, w;
+    for (i = 0, k = 1; i < L.sectorCount; i++, k += 6) {
+      w = words[k];
+      if (w > top) {
+        top = w;
+        first = i;
+      } else if (w < low) low = w;
+    }
+    if (top >= 0x7fffffff || low < -1 || first < 0) return null;
+    var base = L.address + first * L.sectorSize;
+    if (words[6 * first] >>> 0 !== L.headerMagic || (top ^ words[6 * first + 2]) !== -1) return null;
     var kinds = new Uint8Array(L.slotsPerSector);
     E.mapInPlace(F.read(L.slotsPerSector, base + L.marksOffset), kinds, KIND);
     var ks = E.toString(kinds);
