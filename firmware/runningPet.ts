@@ -44,7 +44,7 @@ export const FALLBACK_PET_NAME = "Pip";
  * Defined only by the device build (scripts/lib/build.js, buildDefines): true for a profile that
  * runs on Espruino, whose bundle then checks the region at boot without asking the board object
  * whether to, false for a simulator's, whose bundle then carries no check. Undeclared elsewhere
- * (typeof answers "undefined"), where the board's storageSize decides.
+ * (typeof answers "undefined"), where the board's storageSizes decides.
  */
 declare const BOARD_CHECKS_REGION: boolean | undefined;
 /**
@@ -55,7 +55,7 @@ declare const BOARD_CHECKS_REGION: boolean | undefined;
 declare const BOARD_REGION_ADDRESS: number | undefined;
 declare const BOARD_REGION_SIZE: number | undefined;
 declare const BOARD_PAGE_SIZE: number | undefined;
-declare const BOARD_STORAGE_SIZE: number | undefined;
+declare const BOARD_STORAGE_SIZES: number[] | undefined;
 
 /** The loop's period. Each tick adds the measured time, so a late tick loses nothing. */
 export const TICK_MS = 1000;
@@ -251,14 +251,14 @@ export class RunningPet {
       // A board that does not report the region free, inside the chip and outside Storage never
       // has it touched, not even read (on the Linux build a read outside its flash file stops the
       // interpreter): the region is what the profile says, and this board is not that board.
-      if (typeof BOARD_CHECKS_REGION !== "undefined" ? BOARD_CHECKS_REGION : board.storageSize !== undefined) {
+      if (typeof BOARD_CHECKS_REGION !== "undefined" ? BOARD_CHECKS_REGION : board.storageSizes !== undefined) {
         const misfit = regionMisfit(
           this.env_.flash,
           this.env_.storageSize,
           typeof BOARD_REGION_ADDRESS !== "undefined" ? BOARD_REGION_ADDRESS : board.petRegion.address,
           typeof BOARD_REGION_ADDRESS !== "undefined" ? BOARD_REGION_ADDRESS + (BOARD_REGION_SIZE as number) : board.petRegion.address + board.petRegion.size,
           typeof BOARD_PAGE_SIZE !== "undefined" ? BOARD_PAGE_SIZE : board.petRegion.pageSize,
-          typeof BOARD_STORAGE_SIZE !== "undefined" ? BOARD_STORAGE_SIZE : (board.storageSize as number),
+          typeof BOARD_STORAGE_SIZES !== "undefined" ? BOARD_STORAGE_SIZES : (board.storageSizes as number[]),
         );
         if (misfit !== 0) return this.refuseRegion_(misfit, board);
       }
@@ -283,7 +283,7 @@ export class RunningPet {
   /** The boot line of a region that does not fit the board (regionMisfit's answer); nothing is ever stored. */
   private refuseRegion_(misfit: number, board: PetBoard): string {
     const code = misfitCode(misfit);
-    const words = misfitWords(code, board.petRegion, board.storageSize as number, this.env_.storageSize);
+    const words = misfitWords(code, board.petRegion, board.storageSizes as number[], this.env_.storageSize);
     return this.noStorage_(code, "storage refused: " + code + " (" + words + ")");
   }
 

@@ -80,10 +80,16 @@ describe("the rule", () => {
     }
   });
 
+  it("takes Espruino's own older ESP32 firmware too: 2v06 with its 256 KiB of Storage at 0x320000", () => {
+    const old = { ...ESP32_2V29, version: "2v06.63", storage: 262144 };
+    expect(boardFit(esp32, old).fits).toBe(true);
+    for (const v of ["2v06", "2v10", "2v25.99"]) expect(boardFit(esp32, { ...old, version: v }).fits, v).toBe(true);
+  });
+
   it("refuses an Espruino older than the profile's, saying which it needs and where to get it", () => {
-    const fit = boardFit(esp32, { ...ESP32_2V29, version: "2v25" });
-    expect(codes({ ...ESP32_2V29, version: "2v25" })).toEqual([FIT.oldVersion]);
-    expect(refusalText(fit)).toMatch(/runs Espruino 2v25; .* needs 2v26 or later/);
+    const fit = boardFit(esp32, { ...ESP32_2V29, version: "2v05" });
+    expect(codes({ ...ESP32_2V29, version: "2v05" })).toEqual([FIT.oldVersion]);
+    expect(refusalText(fit)).toMatch(/runs Espruino 2v05; .* needs 2v06 or later/);
     expect(refusalText(fit)).toContain("Installing Espruino on an ESP32");
   });
 
@@ -107,7 +113,7 @@ describe("the rule", () => {
     const fit = boardFit(esp32, { ...ESP32_2V29, storage: 1048576 });
     expect(fit.problems.map((p) => p.code)).toEqual([FIT.inStorage]);
     expect(fit.region.outsideStorage).toBe(false);
-    expect(refusalText(fit)).toContain("Storage is 1048576 bytes (process.env.STORAGE) where ESP32 (Espruino 2v26 or later) expects 917504");
+    expect(refusalText(fit)).toContain("Storage is 1048576 bytes (process.env.STORAGE) where ESP32 (Espruino 2v06 or later) knows 262144 or 917504");
   });
 
   it("refuses the third area the ESP32 port calls free, which lies inside Storage since 2v26", () => {
@@ -119,7 +125,7 @@ describe("the rule", () => {
   });
 
   it("lists every problem, in the rule's order", () => {
-    const all: BoardReport = { board: "ESP8266", version: "2v20", flash: 0, storage: 0, free: [], lastPage: null };
+    const all: BoardReport = { board: "ESP8266", version: "2v05", flash: 0, storage: 0, free: [], lastPage: null };
     expect(codes(all)).toEqual([FIT.wrongBoard, FIT.oldVersion, FIT.notFree, FIT.outsideChip, FIT.inStorage]);
   });
 });

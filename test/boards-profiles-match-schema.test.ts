@@ -105,7 +105,7 @@ const EVERY_KEY: Complete<DeviceBoardProfile> = {
   host: "espruino",
   petRegion: { address: 0x310000, size: 0x10000, pageSize: 0x1000 },
   storageArea: { address: 0x320000, size: 0xe0000 },
-  espruino: { board: "ESP32", minVersion: "2v26", storageSize: 0xe0000 },
+  espruino: { board: "ESP32", minVersion: "2v06", storageSizes: [0x40000, 0xe0000] },
   button: { pin: "D0", activeLow: true },
   led: { pin: "D2" },
   display: { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } },
@@ -140,7 +140,8 @@ function node(path: string[]): SchemaNode {
 
 /** Every object path in `value` and its keys: [["petRegion"], ["address", "size", "pageSize"]], ... */
 function objectKeys(value: unknown, path: string[] = []): [string[], string[]][] {
-  if (typeof value !== "object" || value === null) return [];
+  // A list of numbers (espruino.storageSizes) is a value, not an object with keys.
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
   const out: [string[], string[]][] = [[path, Object.keys(value).sort()]];
   for (const [k, v] of Object.entries(value)) out.push(...objectKeys(v, [...path, k]));
   return out;

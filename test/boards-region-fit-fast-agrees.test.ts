@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkBoardProfile, type DeviceBoardProfile } from "../src/boards/boardProfile";
-import { expectedStorageSize, FIT, regionVerdict, type BoardReport, type FlashArea } from "../src/boards/boardFit";
+import { expectedStorageSizes, FIT, regionVerdict, type BoardReport, type FlashArea } from "../src/boards/boardFit";
 import { misfitCode, regionMisfit } from "../src/boards/regionFit";
 
 const BOARDS = join(__dirname, "..", "boards");
@@ -44,7 +44,7 @@ function fastVerdict(profile: DeviceBoardProfile, report: BoardReport): { code: 
       throw new Error("the fast form asked for a page the board was not asked about: " + addr);
     },
   };
-  const misfit = regionMisfit(flash, report.storage, r.address, r.address + r.size, r.pageSize, expectedStorageSize(profile));
+  const misfit = regionMisfit(flash, report.storage, r.address, r.address + r.size, r.pageSize, expectedStorageSizes(profile));
   return { code: misfitCode(misfit), asked };
 }
 
@@ -88,7 +88,7 @@ describe("the firmware's region check agrees with the rule", () => {
           name: "random",
           petRegion: { address, size: pages * pageSize, pageSize },
           storageArea,
-          espruino: { board: "X", minVersion: "2v26", ...(storageSize === undefined ? {} : { storageSize: storageArea.size + (storageSize - 1) * pageSize }) },
+          espruino: { board: "X", minVersion: "2v26", ...(storageSize === undefined ? {} : { storageSizes: [storageArea.size + (storageSize - 1) * pageSize, storageArea.size / 4] }) },
         };
         return p;
       });
@@ -110,7 +110,7 @@ describe("the firmware's region check agrees with the rule", () => {
         profile: fc.constant(p),
         free: fc.option(fc.array(arbArea(p), { maxLength: 4 }), { nil: null }),
         lastPage: arbPage(p, p.petRegion.address + p.petRegion.size - 1),
-        storage: fc.constantFrom(expectedStorageSize(p), expectedStorageSize(p) + p.petRegion.pageSize, p.storageArea.size, 0),
+        storage: fc.constantFrom(...expectedStorageSizes(p), expectedStorageSizes(p)[0]! + p.petRegion.pageSize, p.storageArea.size, 0),
       }),
     );
     const seen = new Set<string>();

@@ -105,7 +105,7 @@ describe("the profile keys the bundle carries", () => {
       display: true,
       defaultPetName: true,
       petLayout: true,
-      storageSize: true,
+      storageSizes: true,
       defaultPetNameBytes: true,
     };
     expect([...DEVICE_PROFILE_KEYS].sort()).toEqual(Object.keys(keys).sort());

@@ -4,7 +4,7 @@
  * src/boards/regionFit.ts). A board where it does not fit never has the region read, erased or
  * written, whatever the owner does afterwards (save, hatch, import, interact, the loop for an hour):
  * the boot line and the panel say why, pet.save() and pet.status().storage answer the check's code,
- * and the pet runs. A board that fits boots as before; a simulator profile (no storageSize) is not
+ * and the pet runs. A board that fits boots as before; a simulator profile (no storageSizes) is not
  * checked. pet.checkSave() reads the newest save back as a boot would and says whether it is the
  * running pet.
  */
@@ -57,9 +57,9 @@ function reportingFlash(b: Board): { flash: EspruinoFlash; calls: string[]; sim:
   return { flash, calls, sim };
 }
 
-/** A device board (storageSize as the build derives it for boards/esp32.json) with a panel. */
+/** A device board (storageSizes as the build derives them for boards/esp32.json) with a panel. */
 const DEVICE: Partial<PetBoard> = {
-  storageSize: ESP32_STORAGE,
+  storageSizes: [262144, ESP32_STORAGE],
   display: { driver: "ssd1306-i2c", width: 128, height: 64, address: 0x3c, i2c: { scl: "D22", sda: "D21", bitrate: 400000 } },
 };
 
@@ -126,7 +126,14 @@ describe("a board where the region fits", () => {
     expect(app.pet.save()).toBe("ok");
   });
 
-  it("a simulator's profile (no storageSize) is not checked", () => {
+  it("fits Espruino's older ESP32 layout too: 256 KiB of Storage at the same address (2v06 to 2v25)", () => {
+    const { app } = boot({ storage: 262144 });
+    expect(app.bootLine).toBe("no save found: region empty, hatched Pip");
+    expect(app.pet.status()!.storage).toBe("ok");
+    expect(app.pet.save()).toBe("ok");
+  });
+
+  it("a simulator's profile (no storageSizes) is not checked", () => {
     const { calls, app } = boot({ free: [] }, {});
     expect(app.bootLine).toBe("no save found: region empty, hatched Pip");
     expect(calls).not.toContain("getFree");

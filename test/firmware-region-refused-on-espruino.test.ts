@@ -74,9 +74,9 @@ describe.skipIf(!ESPRUINO)("the region check at boot on Espruino's Linux build "
   }, 120_000);
 
   it("a board whose Storage is not the size the profile expects has the region left alone", async () => {
-    const reported = board.profile.espruino!.storageSize ?? board.profile.storageArea!.size;
+    const reported = (board.profile.espruino!.storageSizes ?? [board.profile.storageArea!.size])[0]!;
     const con = await bootWith("other-storage", (p) => {
-      p.espruino = { ...(p.espruino as object), storageSize: reported + 4096 };
+      p.espruino = { ...(p.espruino as object), storageSizes: [reported + 4096] };
     });
     const line = await proc!.waitFor(/storage refused: (\S+) \((.*)\), hatched/, 20_000);
     expect(line[1]).toBe("region-in-storage");

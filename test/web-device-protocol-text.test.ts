@@ -22,7 +22,7 @@ describe("device protocol text", () => {
     const answer = (board: string, version: string, free = [{ addr: 0xe000, length: 0x2000 }, { addr: 0x310000, length: 0x10000 }, { addr: 0x360000, length: 0xa0000 }]) =>
       P.parseIdentity("#pet-id " + JSON.stringify({ b: board, v: version, f: 0, s: 917504, free, p: { addr: 0x31f000, length: 4096 } }))!;
     for (const v of ["2v26", "2v26.3", "2v29.277", "2v100", "3v0"]) expect(P.refusal(answer("ESP32", v), esp32)).toBeNull();
-    for (const v of ["2v25", "2v25.99", "1v99", "2v9", "unknown", ""]) expect(P.refusal(answer("ESP32", v), esp32)).toContain("needs 2v26 or later");
+    for (const v of ["2v05", "1v99", "2v5", "unknown", ""]) expect(P.refusal(answer("ESP32", v), esp32)).toContain("needs 2v06 or later");
     for (const b of ["ESP32S3", "ESP8266", "LINUX", "PICO_R1_3", ""]) expect(P.refusal(answer(b, "2v29"), esp32)).toContain('BOARD "' + b + '"');
     expect(P.refusal(answer("ESP32", "2v29", [{ addr: 0xe000, length: 0x2000 }]), esp32)).toMatch(/not inside the flash this board reports free.*Nothing was sent\.$/);
   });

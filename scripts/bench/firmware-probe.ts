@@ -25,5 +25,5 @@ global["benchRestore"] = function (wallMs: number): unknown {
 
 global["benchRegionCheck"] = function (): number {
   const r = board.petRegion;
-  return regionMisfit(require("Flash") as EspruinoFlash, process.env.STORAGE, r.address, r.address + r.size, r.pageSize, board.storageSize as number);
+  return regionMisfit(require("Flash") as EspruinoFlash, process.env.STORAGE, r.address, r.address + r.size, r.pageSize, board.storageSizes as number[]);
 };

@@ -7,9 +7,9 @@ export const DEFAULT_OUT: string;
 export const BUNDLE_BUDGET_BYTES: number;
 export const TERSER_OPTIONS: Record<string, unknown>;
 /** The names the build defines for terser (ESPRUINO_BUILD, BOARD_HAS_DISPLAY/BUTTON/LED, the region check's) for a profile. */
-export function buildDefines(profile: BoardProfile & { storageSize?: number }): Record<string, boolean | number>;
+export function buildDefines(profile: BoardProfile & { storageSizes?: number[] }): Record<string, boolean | number | number[]>;
 /** TERSER_OPTIONS with buildDefines(profile) as global_defs. */
-export function terserOptions(profile: BoardProfile & { storageSize?: number }): Record<string, unknown>;
+export function terserOptions(profile: BoardProfile & { storageSizes?: number[] }): Record<string, unknown>;
 /** Property names used only inside the bundle, shortened by terser like the "_" names. */
 export const BUNDLE_ONLY_PROPERTIES: string[];
 /** The profile's defaultPetName as UTF-8 bytes, `{ defaultPetNameBytes }`, or {} without one. */

@@ -55,7 +55,7 @@ const RESOLVED_VIRTUAL_ID = "\0" + VIRTUAL_ID;
  * the bundle is built at boot and kept). test/bundle-firmware-espruino-safe checks this list against
  * PetBoard.
  */
-export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "storageSize", "button", "led", "display", "defaultPetName", "defaultPetNameBytes"];
+export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "storageSizes", "button", "led", "display", "defaultPetName", "defaultPetNameBytes"];
 
 /** Thrown for a bad board profile; `problems` lists every reason, one sentence each. */
 export class BoardProfileError extends Error {
@@ -68,7 +68,7 @@ export class BoardProfileError extends Error {
 }
 
 let profileModulePromise = null;
-/** src/boards/boardProfile.ts (checkBoardProfile, expectedStorageSize), loaded through tsx once per process. */
+/** src/boards/boardProfile.ts (checkBoardProfile, expectedStorageSizes), loaded through tsx once per process. */
 function loadProfileModule() {
   if (!profileModulePromise) {
     profileModulePromise = loadTsImport().then((tsImport) => tsImport(join(ROOT, "src", "boards", "boardProfile.ts"), import.meta.url));
@@ -116,15 +116,15 @@ export function deviceName(profile) {
 }
 
 /**
- * For a profile that runs on Espruino, the Storage size (process.env.STORAGE) the board must report,
- * which the bundle carries as `storageSize`: its presence is what makes the firmware check the region
- * against the board at boot (src/boards/regionFit.ts). The size is the profile's own rule,
- * expectedStorageSize in src/boards/boardProfile.ts, which the upload and board-check judge the board
+ * For a profile that runs on Espruino, the Storage sizes (process.env.STORAGE) the board may report,
+ * which the bundle carries as `storageSizes`: their presence is what makes the firmware check the
+ * region against the board at boot (src/boards/regionFit.ts). The sizes are the profile's own rule,
+ * expectedStorageSizes in src/boards/boardProfile.ts, which the upload and board-check judge the board
  * by too. The simulators' profiles (host "desktop") get nothing: their region is a store of their own.
  */
 export async function deviceStorageCheck(profile) {
   if (profile.host === "desktop") return {};
-  return { storageSize: (await loadProfileModule()).expectedStorageSize(profile) };
+  return { storageSizes: (await loadProfileModule()).expectedStorageSizes(profile) };
 }
 
 /** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
@@ -256,8 +256,8 @@ export const BUNDLE_ONLY_PROPERTIES = [
   "sector", "seq", "erased", "payload",
   // The default pet's name as bytes, which the build embeds (deviceName) and only the firmware reads.
   "defaultPetNameBytes",
-  // The Storage size the region check expects (deviceStorageCheck) and the env's reading of it.
-  "storageSize",
+  // The Storage sizes the region check knows (deviceStorageCheck) and the env's reading of the board's.
+  "storageSizes", "storageSize",
   // The World's clock and stamps: pet.status() names its fields elapsedMs, activitySinceMs and
   // expressionSinceMs, so these never leave the bundle (activity, expression, name and updateCount do).
   "elapsed", "activitySince", "expressionSince",
@@ -282,13 +282,13 @@ export const TERSER_OPTIONS = {
  *                       and no I2C set-up in the bundle (firmware/display.ts, src/host/espruino/env.ts)
  *   BOARD_HAS_BUTTON, BOARD_HAS_LED   the same for the button and the LED (firmware/buttonAndLed.ts)
  *   BOARD_CHECKS_REGION whether the boot checks the region against the board (a profile that runs on
- *                       Espruino, which the build gives `storageSize`): the device skips asking, and
+ *                       Espruino, which the build gives `storageSizes`): the device skips asking, and
  *                       a simulator's bundle carries neither the check nor the reading of
  *                       process.env (firmware/runningPet.ts, src/host/espruino/env.ts)
- *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZE   the numbers that
- *                       check compares with (0 where there is none): constants in its body
- * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string, storageSize?: number}} profile
- *   the profile as the bundle embeds it (with `storageSize` from deviceStorageCheck)
+ *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZES   the numbers
+ *                       that check compares with (0 and [] where there are none): constants in its body
+ * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string, storageSizes?: number[]}} profile
+ *   the profile as the bundle embeds it (with `storageSizes` from deviceStorageCheck)
  */
 export function buildDefines(profile) {
   return {
@@ -300,7 +300,7 @@ export function buildDefines(profile) {
     BOARD_REGION_ADDRESS: profile.petRegion.address,
     BOARD_REGION_SIZE: profile.petRegion.size,
     BOARD_PAGE_SIZE: profile.petRegion.pageSize,
-    BOARD_STORAGE_SIZE: profile.storageSize || 0,
+    BOARD_STORAGE_SIZES: profile.storageSizes || [],
   };
 }
 

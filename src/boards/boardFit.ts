@@ -15,8 +15,9 @@
  *   2. the region lies inside one area that getFree() lists (the flash the build leaves free);
  *   3. the region lies inside the chip: getPage() of its last byte answers a page of the profile's
  *      pageSize that ends where the region ends;
- *   4. the region lies outside Storage: STORAGE is the Storage size the profile expects
- *      (espruino.storageSize, else storageArea.size), and the region does not overlap storageArea.
+ *   4. the region lies outside Storage: STORAGE is one of the Storage sizes the profile knows
+ *      (espruino.storageSizes, else storageArea.size: Storage laid out as the profile describes),
+ *      and the region does not overlap storageArea.
  *
  * Why these and not others (facts of Espruino 2v29; docs/firmware.md, "Does the profile fit this
  * board?"):
@@ -36,15 +37,17 @@
  *   behind the ESP32 port's 4 MiB either (nothing the board reports can).
  * - Storage's address is not reported either (process.memory().flash_code_start exists only on ARM
  *   ports). So "outside Storage" is the profile's storageArea, trusted only on a board that reports
- *   the Storage size the profile was written for: a build whose Storage is larger, smaller or, by the
- *   version check, older is refused. A build that kept the size but moved Storage would pass; none of
- *   Espruino's ESP32 releases since 2v26 did.
+ *   one of the Storage sizes the profile was written for: on the ESP32, 256 KiB (the js_code
+ *   partition of the builds up to 2v25, 2v06 among them) or 896 KiB (2v26 on), both starting at
+ *   0x320000, just above the pet region. A build reporting any other size lays Storage out in a way
+ *   the profile does not know and is refused. A build that kept a known size but moved Storage would
+ *   pass; none of Espruino's ESP32 releases did.
  *
  * Host-neutral: no Node, no DOM. Not bundled into the firmware (it carries regionFit.ts instead).
  */
-import { expectedStorageSize, type DeviceBoardProfile, type FlashRange, type PetRegion } from "./boardProfile";
+import { expectedStorageSizes, type DeviceBoardProfile, type FlashRange, type PetRegion } from "./boardProfile";
 
-export { expectedStorageSize } from "./boardProfile";
+export { expectedStorageSizes } from "./boardProfile";
 import type { FlashArea } from "../storage/flash";
 
 export type { FlashArea } from "../storage/flash";
@@ -205,7 +208,7 @@ export function regionVerdict(profile: DeviceBoardProfile, report: BoardReport):
   const r = profile.petRegion;
   if (!inFreeFlash(r, report.free)) return FIT.notFree;
   if (!inChip(r, report.lastPage)) return FIT.outsideChip;
-  if (report.storage !== expectedStorageSize(profile) || overlaps(r, profile.storageArea)) return FIT.inStorage;
+  if (expectedStorageSizes(profile).indexOf(report.storage) < 0 || overlaps(r, profile.storageArea)) return FIT.inStorage;
   return FIT.ok;
 }
 
@@ -250,14 +253,14 @@ export function boardFit(profile: DeviceBoardProfile, report: BoardReport, file?
       todo: "the chip is smaller or its pages differ from the profile's: use a profile written for this board",
     });
   }
-  const storageSize = expectedStorageSize(profile);
-  const outside = report.storage === storageSize && !overlaps(r, profile.storageArea);
+  const storageSizes = expectedStorageSizes(profile);
+  const outside = storageSizes.indexOf(report.storage) >= 0 && !overlaps(r, profile.storageArea);
   if (!outside) {
     problems.push({
       code: FIT.inStorage,
       message:
-        "this board's Storage is " + report.storage + " bytes (process.env.STORAGE) where " + profile.name + " expects " + storageSize +
-        " (Storage at " + span(profile.storageArea.address, profile.storageArea.size) + "): its Storage is laid out otherwise and may cover the pet region " + span(r.address, r.size),
+        "this board's Storage is " + report.storage + " bytes (process.env.STORAGE) where " + profile.name + " knows " + storageSizes.join(" or ") +
+        " (Storage from 0x" + profile.storageArea.address.toString(16).toUpperCase() + "): its Storage is laid out otherwise and may cover the pet region " + span(r.address, r.size),
       todo: "use the Espruino release the profile names (" + want.minVersion + " or later, from espruino.com), or a profile that matches this build",
     });
   }

@@ -64,16 +64,18 @@ export interface DisplayProfile {
 export interface EspruinoProfile {
   /** process.env.BOARD of the builds the profile fits, e.g. "ESP32". */
   board: string;
-  /** The oldest process.env.VERSION it fits, e.g. "2v26" (the ESP32's Storage moved to 0x320000 then). */
+  /** The oldest process.env.VERSION it fits, e.g. "2v06" (the flash partition the pet region is came with it). */
   minVersion: string;
   /**
-   * process.env.STORAGE on such a board: Storage's size in bytes as the build reports it. Absent
-   * means storageArea.size. The board reports Storage's size but not its address, so this is how a
-   * board whose Storage is laid out otherwise is told apart (boardFit.ts). Larger than
-   * storageArea.size only where Storage nominally spans more than the part the profile gives it
-   * (the stock Linux build, whose Storage covers its whole flash file and fills from the bottom).
+   * process.env.STORAGE on the builds the profile fits: Storage's size in bytes as each reports it,
+   * every one a Storage that starts at storageArea.address and lies inside storageArea (on the ESP32:
+   * 256 KiB up to 2v25, 896 KiB from 2v26, both at 0x320000). Absent means [storageArea.size]. The
+   * board reports Storage's size but not its address, so a size the profile does not list is a
+   * Storage laid out in a way the profile does not know, and is refused (boardFit.ts). A size larger
+   * than storageArea.size appears only where Storage nominally spans more than the part the profile
+   * gives it (the stock Linux build, whose Storage covers its whole flash file and fills from the bottom).
    */
-  storageSize?: number;
+  storageSizes?: number[];
 }
 
 /** Where the profile is meant to run: real Espruino (ESP32, Linux build) or the desktop simulator. */
@@ -132,24 +134,25 @@ export type BundledProfile = Pick<BoardProfileCommon, "petRegion" | "button" | "
   /** The slot log's layout for petRegion, as layoutForRegion derives it (one log sector per page); deviceLayout in the build. */
   petLayout: RegionLayout;
   /**
-   * The Storage size (process.env.STORAGE) the board must report, for a profile that runs on
-   * Espruino (expectedStorageSize below; deviceStorageCheck in the build). When
-   * present, the boot checks the region against what the board reports (regionFit.ts) before any
-   * flash access. The simulators' profiles have none.
+   * The Storage sizes (process.env.STORAGE) the board may report, for a profile that runs on
+   * Espruino (expectedStorageSizes below; deviceStorageCheck in the build). When present, the boot
+   * checks the region against what the board reports (regionFit.ts) before any flash access. The
+   * simulators' profiles have none.
    */
-  storageSize?: number;
+  storageSizes?: number[];
   /** defaultPetName as UTF-8 bytes, in place of the text (deviceName in the build). */
   defaultPetNameBytes?: number[];
 };
 
 /**
- * The Storage size (process.env.STORAGE) a board must report for the profile's storageArea to be
- * trusted: espruino.storageSize, else storageArea.size. The one rule for it: the build embeds it for
- * the firmware's check at boot (scripts/lib/build.js deviceStorageCheck), and boardFit.ts judges a
- * board by it for the upload, board-check and the page.
+ * The Storage sizes (process.env.STORAGE) a board may report for the profile's storageArea to be
+ * trusted: espruino.storageSizes, else [storageArea.size]. The one rule for it: the build embeds it
+ * for the firmware's check at boot (scripts/lib/build.js deviceStorageCheck), and boardFit.ts judges
+ * a board by it for the upload, board-check and the page.
  */
-export function expectedStorageSize(profile: DeviceBoardProfile): number {
-  return typeof profile.espruino.storageSize === "number" ? profile.espruino.storageSize : profile.storageArea.size;
+export function expectedStorageSizes(profile: DeviceBoardProfile): number[] {
+  const sizes = profile.espruino.storageSizes;
+  return sizes instanceof Array && sizes.length > 0 ? sizes.slice() : [profile.storageArea.size];
 }
 
 /** Highest flash address + 1 we accept (32-bit address space). */
@@ -236,7 +239,7 @@ function overlaps(a: FlashRange, b: FlashRange): boolean {
   return a.address < b.address + b.size && b.address < a.address + a.size;
 }
 
-function checkEspruino(v: unknown, storage: unknown, problems: string[]): void {
+function checkEspruino(v: unknown, problems: string[]): void {
   if (!isObject(v)) {
     problems.push("espruino must be an object with board and minVersion");
     return;
@@ -247,11 +250,12 @@ function checkEspruino(v: unknown, storage: unknown, problems: string[]): void {
   if (typeof v["minVersion"] !== "string" || !VERSION_PATTERN.test(v["minVersion"])) {
     problems.push("espruino.minVersion must be an Espruino version such as \"2v26\"");
   }
-  const size = v["storageSize"];
-  if (size === undefined) return;
-  if (!isWhole(size) || size === 0) problems.push("espruino.storageSize must be a positive whole number of bytes");
-  else if (isObject(storage) && isWhole(storage["size"]) && size < storage["size"]) {
-    problems.push("espruino.storageSize " + size + " is smaller than storageArea.size " + storage["size"] + ": Storage cannot report less than the area it uses");
+  const sizes = v["storageSizes"];
+  if (sizes === undefined) return;
+  if (!(sizes instanceof Array) || sizes.length === 0 || !sizes.every((s) => isWhole(s) && s !== 0)) {
+    problems.push("espruino.storageSizes must be a list of positive whole numbers of bytes (process.env.STORAGE as each build reports it)");
+  } else if (sizes.some((s, i) => sizes.indexOf(s) !== i)) {
+    problems.push("espruino.storageSizes names a size twice");
   }
 }
 
@@ -327,7 +331,7 @@ export function checkBoardProfile(p: unknown): string[] {
           "which the upload, board-check and the firmware compare with what the board reports",
       );
     }
-  } else checkEspruino(p["espruino"], p["storageArea"], problems);
+  } else checkEspruino(p["espruino"], problems);
   const button = p["button"];
   if (button !== undefined) {
     if (!isObject(button)) problems.push("button must be an object with pin and activeLow");

@@ -2,7 +2,7 @@
  * The region part of boardFit.ts's rule, in the form the firmware runs at every boot before it
  * touches the pet's region (firmware/runningPet.ts): inside a free area of Flash.getFree(), inside
  * the chip (Flash.getPage() of its last byte answers a page of the profile's size that ends where the
- * region ends), outside Storage (process.env.STORAGE is the size the profile expects). Same steps,
+ * region ends), outside Storage (process.env.STORAGE is one of the sizes the profile knows). Same steps,
  * same order, same codes as regionVerdict in boardFit.ts; test/boards-region-fit-fast-agrees.test.ts
  * holds the two equal on random and real boards.
  *
@@ -21,7 +21,7 @@ import type { EspruinoFlash, FlashArea } from "../storage/flash";
  * 0 when the region from `address` up to (not including) `end`, erased in pages of `pageSize`, fits
  * the board, else why not, as a number misfitCode names: 1 not inside a free area of getFree(), 2
  * the page of its last byte is not a page of the profile's size ending where it ends, 3
- * process.env.STORAGE (`storage`) is not `storageSize`, what the build derived from the profile.
+ * process.env.STORAGE (`storage`) is none of `storageSizes`, what the build derived from the profile.
  * `flash` is require("Flash"): its getFree and getPage are called (a flash without them throws, and
  * the boot then stores nothing). The board's answers come first and the profile's numbers last, so
  * that terser, given those as constants, drops them from the call.
@@ -32,14 +32,14 @@ import type { EspruinoFlash, FlashArea } from "../storage/flash";
  * build passes the profile's numbers as constants, which terser writes into the body in place of
  * the parameters.
  */
-export function regionMisfit(flash: Pick<EspruinoFlash, "getFree" | "getPage">, storage: unknown, address: number, end: number, pageSize: number, storageSize: number): number {
+export function regionMisfit(flash: Pick<EspruinoFlash, "getFree" | "getPage">, storage: unknown, address: number, end: number, pageSize: number, storageSizes: number[]): number {
   const free = (flash.getFree as () => FlashArea[])();
   let i = free.length;
   // Back to front; stops at the area that holds the region (i >= 0), or at -1.
   while (i-- && ((free[i] as FlashArea).addr > address || end > (free[i] as FlashArea).addr + (free[i] as FlashArea).length));
   if (i < 0) return 1;
   const last = (flash.getPage as (addr: number) => FlashArea | undefined)(end - 1);
-  return last && last.addr + last.length === end && last.length === pageSize ? (storage !== storageSize ? 3 : 0) : 2;
+  return last && last.addr + last.length === end && last.length === pageSize ? (storageSizes.indexOf(storage as number) < 0 ? 3 : 0) : 2;
 }
 
 /** regionMisfit's answer as boardFit.ts's FIT code: "ok", "region-not-free", "region-outside-chip", "region-in-storage". */
@@ -48,9 +48,9 @@ export function misfitCode(n: number): string {
 }
 
 /** A few words on what the board reported, for the boot line of a refusal (`code` from misfitCode). */
-export function misfitWords(code: string, r: { address: number; size: number; pageSize: number }, storageSize: number, storage: unknown): string {
+export function misfitWords(code: string, r: { address: number; size: number; pageSize: number }, storageSizes: number[], storage: unknown): string {
   const span = r.address.toString(16) + ".." + (r.address + r.size - 1).toString(16);
   if (code === "region-not-free") return span + " is not inside Flash.getFree()";
   if (code === "region-outside-chip") return "Flash.getPage(" + (r.address + r.size - 1).toString(16) + ") answers no " + r.pageSize + "-byte page ending at the region's end";
-  return "process.env.STORAGE is " + storage + ", not " + storageSize;
+  return "process.env.STORAGE is " + storage + ", not " + storageSizes.join(" or ");
 }
