@@ -115,7 +115,7 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
     // Without --json, the same in words.
     const text = await boardCheck(["--port", bridge!.path, "--board", join(ROOT, "boards", "esp32.json")], env);
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/^board {4}Espruino 2v\d+ on LINUX\S* \(the profile is for ESP32, 2v26 or later\): does NOT fit$/m);
+    expect(text.stdout).toMatch(/^board {4}Espruino 2v\d+ on LINUX\S* \(the profile is for ESP32, 2v06 or later\): does NOT fit$/m);
     expect(text.stdout).toMatch(/^FAILED {3}this board reports BOARD "LINUX/m);
   }, 120_000);
 });

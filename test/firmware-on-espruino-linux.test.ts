@@ -28,7 +28,7 @@ function flash(dir: string, port: number, board: string): Promise<{ code: number
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(ROOT, "scripts", "upload.js"), "--port", "tcp://127.0.0.1:" + port, "--bundle", join(dir, "firmware.js")],
+      [join(ROOT, "scripts", "upload.js"), "--port", "tcp://127.0.0.1:" + port, "--bundle", join(dir, "firmware.js"), "--verbose"],
       { cwd: ROOT, env: { ...process.env, BOARD: board }, timeout: 90_000 },
       (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr }),
     );

@@ -29,10 +29,11 @@ export function startFakeBoard(
   transcript: string,
   bridgeTo?: [string, number | string],
   identity?: { BOARD?: string; VERSION?: string },
+  extraEnv: Record<string, string> = {},
 ): Promise<FakeBoard> {
   const args = [join(ROOT, "test", "fixtures", "fake-board-pty.py"), mode, transcript].concat(bridgeTo ? [bridgeTo[0], String(bridgeTo[1])] : []);
   writeFileSync(transcript, "");
-  const env = identity ? { ...process.env, FAKE_BOARD_ENV: JSON.stringify(identity) } : process.env;
+  const env = { ...process.env, ...extraEnv, ...(identity ? { FAKE_BOARD_ENV: JSON.stringify(identity) } : {}) };
   const child: ChildProcess = spawn("python3", args, { stdio: ["pipe", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let out = "";
@@ -95,14 +96,20 @@ export function afterIdentify(text: string): string {
 export function replayUpload(text: string): { files: Record<string, string>; loads: unknown[] } {
   const files: Record<string, string> = {};
   const loads: unknown[] = [];
+  // Lines the protocol resends (pet.status() while the board restarts) and prompts' Enter run twice: harmless here.
   const code = afterIdentify(text).replace(/\x1b\n/g, "\n").replace(/[\x10\x03]/g, "");
   runInNewContext(code, {
     reset() {},
     print() {},
+    clearInterval() {},
+    clearTimeout() {},
+    clearWatch() {},
+    E: { CRC32: () => 0 },
     load: (name: unknown) => loads.push(name),
     require: (name: string) => {
       if (name !== "Storage") throw new Error("unexpected require " + name);
       return {
+        read: (name: string) => files[name],
         write(name: string, data: string, offset?: number, size?: number) {
           if (size !== undefined) files[name] = "\u00ff".repeat(size);
           const cur = files[name] ?? "";

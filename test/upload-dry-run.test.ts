@@ -1,7 +1,9 @@
 /**
- * `npm run upload -- --dry-run` writes exactly what would be sent to a board: the built bundle,
- * byte for byte, into Storage ".bootcde" (the file Espruino runs at every boot), then a restart into
- * it. The text is replayed here against a fake Storage to prove it, without any board.
+ * `npm run upload -- --dry-run` writes exactly what would be typed at a board's console: the pet
+ * saved and paused, the built bundle, byte for byte, into Storage ".bootcde" (the file Espruino runs
+ * at every boot) in acknowledged pieces, its CRC asked, then a restart into it; with
+ * `--for-version 2v06` the bundle in its function form. The text is replayed here against a fake
+ * Storage to prove it, without any board.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
@@ -9,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
+import { functionForm } from "../src/boards/bundleForm";
 
 const ROOT = join(__dirname, "..");
 let dir = "";
@@ -47,6 +50,7 @@ interface Replay {
 function replay(text: string): Replay {
   const r: Replay = { files: {}, writes: [], loads: [], other: [] };
   const storage = {
+    read: (name: string) => r.files[name],
     write(name: string, data: string, offset?: number, size?: number) {
       r.writes.push({ name, offset, size });
       // a write with a size creates the file (erased, 0xFF) at that size; later writes fill it in
@@ -57,7 +61,13 @@ function replay(text: string): Replay {
       return true;
     },
   };
-  runInNewContext(text, {
+  // Echo-off bytes are the console's, not JavaScript; the pause and the CRC question are answered idly.
+  runInNewContext(text.replace(/\x10/g, ""), {
+    print() {},
+    clearInterval() {},
+    clearTimeout() {},
+    clearWatch() {},
+    E: { CRC32: () => 0 },
     require(name: string) {
       if (name === "Storage") return storage;
       r.other.push("require " + name);
@@ -95,5 +105,25 @@ describe("upload --dry-run", () => {
     expect(r.loads).toEqual([[".bootcde"]]);
     expect(r.other).toEqual([]);
     expect(sent.trimEnd().endsWith('load(".bootcde")')).toBe(true);
+  });
+
+  it("pauses the pet before the first piece and asks the CRC before the load", () => {
+    expect(sent.indexOf("clearInterval()")).toBeLessThan(sent.indexOf("Storage\").write"));
+    expect(sent.indexOf("#pet-crc")).toBeLessThan(sent.indexOf('load(".bootcde")'));
+  });
+
+  it("--for-version 2v06 writes the bundle's function form, which Espruino before 2v14 needs", async () => {
+    const out = join(dir, "upload-2v06.js");
+    const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [join(ROOT, "scripts", "upload.js"), "--dry-run", "--for-version", "2v06", "--out", out, "--bundle", join(dir, "firmware.js")],
+        { cwd: ROOT, env: { ...process.env, BOARD: join(ROOT, "boards", "esp32.json") }, timeout: 60_000 },
+        (error, stdout) => resolve({ code: error ? 1 : 0, stdout }),
+      );
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/in its function form/);
+    expect(replay(readFileSync(out, "latin1")).files[".bootcde"]).toBe(functionForm(bundle));
   });
 });

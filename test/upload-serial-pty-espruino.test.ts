@@ -42,14 +42,15 @@ describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build " + NEED
   });
 
   it("the upload goes through the tty (not listed, used as named) with progress, and the pet boots", async () => {
-    const r = await runNode("scripts/upload.js", ["--port", bridge!.path, "--bundle", join(dir, "firmware.js")], {
+    const r = await runNode("scripts/upload.js", ["--port", bridge!.path, "--bundle", join(dir, "firmware.js"), "--verbose"], {
       BOARD: LINUX_BOARD,
       PET_SERIAL_LIST: process.env.PET_SERIAL_LIST!,
     });
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain("port " + bridge!.path + " is not in the espruino tool's list of serial ports; using it as named");
     expect(r.out).toMatch(/sent 100% \((\d+) of \1 bytes\)/);
-    expect(r.out).toMatch(/no save found: region empty, hatched \w+/);
+    expect(r.out).toMatch(/the pet answers: \w+, updates \d+, storage ok/);
+    expect(r.out).toMatch(/^  no save found: region empty, hatched \w+/m); // the board's own boot line, with --verbose
   }, 120_000);
 
   it("push (the tty picked as the one board) and pull (named) go through the tty", async () => {

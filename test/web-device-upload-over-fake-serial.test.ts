@@ -19,6 +19,7 @@ import { cleanImage, tornImage } from "./region-tools-fixtures";
 import { hexToBytes } from "../src/core/hex";
 import { loadWorld } from "../src/save/codec";
 import { nameToString } from "../src/core/name";
+import { functionForm } from "../src/boards/bundleForm";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
 const MINIMAL_HEX = readFileSync(golden("valid-minimal.hex"), "utf8").trim();
@@ -80,7 +81,7 @@ describe("web device tab", () => {
   it("refuses a board the profiles do not cover, and an old Espruino, sends them nothing, and opens step 1", async () => {
     for (const [board, version, words] of [
       ["ESP8266", "2v29", 'BOARD "ESP8266"'],
-      ["ESP32", "2v25", "needs 2v26 or later"],
+      ["ESP32", "2v05", "needs 2v06 or later"],
     ]) {
       const { page } = await deviceTab({ board: board as string, version: version as string });
       await page.click("#dev-connect");
@@ -210,7 +211,21 @@ describe("web device tab", () => {
     await page.close();
   });
 
-  it("a connection cut mid-upload stops with the byte count, never loads the half-written file, and leaves the old pet running", async () => {
+  it("gives an Espruino before 2v14 (the emulated chip's 2v06) the bundle's function form", async () => {
+    const { page } = await deviceTab({ board: "ESP32", version: "2v06.63" });
+    await page.click("#dev-connect");
+    await infoHas(page, "supported");
+    await expect.poll(() => openStep(page)).toBe("firmware");
+    await page.click("#dev-upload");
+    await page.waitForSelector("#dev-info[data-upload=done]");
+    const state = await fake(page);
+    expect(state.files[".bootcde"]).toBe(functionForm(esp32Bundle));
+    expect(state.files[".bootcde"]!.startsWith("(function(){")).toBe(true);
+    expect(state.log.indexOf("(timers cleared)")).toBeGreaterThanOrEqual(0); // the pet paused before the first piece
+    await page.close();
+  });
+
+  it("a connection cut mid-upload stops with the byte count, never loads the half-written file, and leaves the old pet saved and paused", async () => {
     const { page } = await deviceTab({ board: "ESP32", version: "2v29", runningPet: "Old", cutAfterChunks: 3 });
     await page.click("#dev-connect");
     await page.waitForSelector("#dev-status[data-name=Old]", { state: "attached" });

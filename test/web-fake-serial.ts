@@ -177,6 +177,10 @@ export function installFakeSerial(sc: FakeBoard): void {
       },
       E: { CRC32: crc32, toString: (d: ArrayLike<number>) => String.fromCharCode(...Array.from(d)) },
       pet: state.pet ? pet : undefined,
+      // Before an upload the page stops every timer and watch (src/boards/consoleProtocol.ts quietCommand).
+      clearInterval: () => state.log.push("(timers cleared)"),
+      clearTimeout: () => undefined,
+      clearWatch: () => undefined,
     };
     try {
       new Function(...Object.keys(api), line)(...Object.values(api));

@@ -46,7 +46,7 @@ describe("web page build", () => {
   it("carries both firmware bundles: the simulator's (boards/web.json) and the ESP32's", () => {
     const app = readFileSync(join(outDir, "app.js"), "utf8");
     expect(app).toContain("Web page simulator");
-    expect(app).toContain("ESP32 (Espruino 2v26 or later)");
+    expect(app).toContain("ESP32 (Espruino 2v06 or later)");
   });
 
   it("npm run web serves the page and prints its address", async () => {

@@ -1,7 +1,7 @@
 /**
  * Does this board take this profile? The ONE rule, asked of a board running Espruino before anything
  * of the pet is sent to it or written on it: by `npm run upload` (scripts/upload.js), by
- * `npm run board-check`, by the web page's Device tab (src/web/device/protocol.ts), and, in the fast
+ * `npm run board-check`, by the web page's Device tab (consoleProtocol.ts), and, in the fast
  * form of regionFit.ts beside this file (held equal to regionVerdict below by
  * test/boards-region-fit-fast-agrees.test.ts), by the firmware at every boot before it touches the
  * pet's region.

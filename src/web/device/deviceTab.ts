@@ -21,6 +21,7 @@ import { startEspruinoInstaller, type EspruinoInstaller } from "./espruinoInstal
 import { wirePetActions, type PetActionHooks, type PetCall } from "./petActions";
 import { paintPetFace } from "./petFace";
 import { uploadPet } from "./petUpload";
+import { bundleForVersion } from "../../boards/bundleForm";
 import * as P from "./protocol";
 import { pullRegion } from "./pullRegion";
 import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
@@ -215,6 +216,7 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
       await drop("Espruino " + id.version + " on " + id.board + ". " + why);
       return false;
     }
+    boardVersion = id.version;
     say("Espruino " + id.version + " on " + id.board + ": supported.");
     steps.mark("espruino", "done: Espruino " + id.version);
     steps.mark("firmware", "ready to upload");
@@ -251,6 +253,8 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
   }
   const backUp = async (reason: string): Promise<string> => backUpFirst({ source: "board", board: region, reason, image: await readRegion() });
 
+  /** The Espruino version the connected board reported (the bundle's form depends on it). */
+  let boardVersion = "";
   let uploading = false;
   async function upload(): Promise<void> {
     if (!link || uploading) return;
@@ -258,7 +262,8 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
     uploadBtn.disabled = true;
     try {
       await uploadPet({
-        code,
+        // The form this board's Espruino runs: an Espruino before 2v14 gets the function form.
+        code: bundleForVersion(code, boardVersion).code,
         exchange,
         exclusive,
         send: async (text) => {

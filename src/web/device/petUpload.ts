@@ -9,8 +9,8 @@ import * as P from "./protocol";
 import { LinkError } from "./serialLink";
 import { UploadStopped, writeBootFile, type Exchange } from "./upload";
 
-const ACK_MS = 5000;
-const BOOT_MS = 10000;
+const ACK_MS = 20000;
+const BOOT_MS = 30000;
 
 export interface UploadContext {
   code: string;
@@ -55,9 +55,8 @@ export async function uploadPet(c: UploadContext): Promise<void> {
   } catch (e) {
     const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
     const cut =
-      "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The board was not restarted, so the old firmware keeps " +
-      "running until it is reset, and the pet's save is untouched (it lives in its own flash region, which an upload never writes). " +
-      "Connect again and upload before resetting the board: its .bootcde is incomplete.";
+      "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The pet was saved and paused before the upload began; its save is untouched (it lives in its own flash region, which an upload " +
+      "never writes). Connect again and upload before resetting the board: its .bootcde is incomplete.";
     c.outcome("failed");
     if (stopped.cause instanceof LinkError && stopped.cause.kind === "lost") await c.lost(cut);
     else say(cut, true);

@@ -115,8 +115,14 @@ export async function startInterpreterBoard(binary: string, dir: string, { ready
       const timedOut = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error("the upload took more than " + timeoutMs + " ms")), timeoutMs)));
       try {
         const go = async (): Promise<void> => {
-          if (profileFile !== undefined) say(await checkBoard(port, readProfileFile(profileFile), profileFile));
-          await sendBundle(port, bundleFile, say);
+          // The interpreter is always a current Espruino: the block form, unless a profile's check says otherwise.
+          let version = "2v29";
+          if (profileFile !== undefined) {
+            const checked = await checkBoard(port, readProfileFile(profileFile), profileFile);
+            say(checked.line);
+            version = checked.version;
+          }
+          await sendBundle(port, readFileSync(bundleFile, "utf8"), version, say, { verbose: true });
         };
         await Promise.race([go(), timedOut]);
         return { code: 0, out };

@@ -45,6 +45,11 @@ export interface BoardConsole {
    * or undefined; types it again every `resendMs` when given (a board that was still starting).
    */
   ask<T>(js: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T>;
+  /**
+   * Sends `text` as it is (a line of src/boards/consoleProtocol.ts, framed already) and waits as
+   * `ask` does: the transport every shared protocol step (bootFileUpload.ts's Exchange) runs over.
+   */
+  exchange<T>(text: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T>;
   /** Types `js` and resolves with every line printed from then up to the one `endPick` accepts. */
   run(js: string, endPick: (line: string) => unknown, ms: number, what: string): Promise<string[]>;
   close(): Promise<void>;
@@ -153,6 +158,10 @@ export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {
   const line = (js: string): string => "\x10" + js + "\n";
 
   function ask<T>(js: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T> {
+    return exchange("\n" + line(js), pick, ms, what, resendMs);
+  }
+
+  function exchange<T>(text: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T> {
     const from = lines.length;
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -172,8 +181,8 @@ export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {
       };
       waiters.add(check);
       timer = setTimeout(() => done(reject, new ConsoleError("no answer from " + port + " to " + what + " within " + ms / 1000 + " s", "silent")), ms);
-      if (resendMs) again = setInterval(() => void link.write(line(js)), resendMs);
-      link.write("\n" + line(js)).then(check);
+      if (resendMs) again = setInterval(() => void link.write(text), resendMs);
+      link.write(text).then(check);
     });
   }
 
@@ -189,6 +198,7 @@ export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {
     lines,
     send: (text: string) => link.write(text),
     ask,
+    exchange,
     run,
     close: () => link.close(),
   };

@@ -1,24 +1,31 @@
 /**
  * `npm run upload` (or `-- --port /dev/ttyUSB0`, `--port tcp://HOST:PORT`): asks the board what it is
  * and refuses one the board profile in env BOARD (default boards/esp32.json) does not fit, then
- * builds the firmware for that profile, checks the bundle, and uploads it with the espruino tool into
- * Storage as .bootcde so it runs at every boot. 115200 baud, no Bluetooth, no network access. Exits
- * when done; `--monitor` stays in a terminal on the port afterwards. `--help` lists the options.
+ * builds the firmware for that profile, checks the bundle, and writes it into Storage as .bootcde so
+ * it runs at every boot, through the console protocol every program shares
+ * (src/boards/consoleProtocol.ts, bootFileUpload.ts): the running pet saved and paused, the bundle in
+ * pieces the board acknowledges one at a time, its CRC-32 compared, `load`, and the pet asked for its
+ * status. An Espruino before 2v14 gets the bundle's function form (src/boards/bundleForm.ts).
+ *
+ * Why not the espruino tool's own upload: it sends Storage.write lines at the line's speed with a
+ * fixed 250 ms pause after each (or none over tcp), relying on XON/XOFF, which Espruino does not send
+ * on an ESP32's UART console. On Espruino's own ESP32 firmware in the emulated chip, where a piece
+ * takes about a second, it overran the console's input ("New interpreter error: FIFO_FULL") and wrote
+ * nothing. Acknowledged pieces cannot overrun any console, and the CRC proves what arrived. The
+ * espruino tool still serves `--monitor`.
  *
  * Without --port it uses the one ESP32 board plugged in (../serial/serialPorts.ts says how it
- * tells); a named port that exists is used even when the espruino tool does not list it.
- *
- * Before a byte of the bundle is sent, the board must answer within 3 s (../serial/boardConsole.ts
- * opens the port itself) what it is: process.env BOARD and VERSION, its free flash and the page of
- * the pet region's last byte, judged by src/boards/boardFit.ts, the rule the web page, board-check
- * and the firmware also follow. The espruino tool's own output stays out unless --verbose; its
- * failures, a crash included, are one line naming the cause and what to do.
+ * tells); a named port that exists is used even when no list shows it. Before a byte of the bundle
+ * is sent, the board must answer within 3 s (../serial/boardConsole.ts opens the port) what it is:
+ * process.env BOARD, VERSION and STORAGE, its free flash and the page of the pet region's last byte,
+ * judged by src/boards/boardFit.ts, the rule the web page, board-check and the firmware also follow.
  *
  * The firmware build is build tooling (scripts/lib/build.js), above everything in src/: the entry
  * (scripts/upload.js) hands it in as `FirmwareTools`, so this module runs compiled like pet-save.
  */
 import { spawn } from "node:child_process";
-import { join, resolve } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { BoardProfile, DeviceBoardProfile } from "../../../boards/boardProfile";
 import { packageRoot, packageVersion, shortPath } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
@@ -26,7 +33,13 @@ import { profileFileFromEnv, readProfileFile } from "../profileFile";
 import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
 import { boardLine, identifyBoard } from "../serial/identifyBoard";
 import { formatPortList, listSerialPorts, PortError, resolveBoardPort } from "../serial/serialPorts";
-import { BOOT_FILE, cliSpawn, DEFAULT_BAUD, monitorArgs, runEspruinoCli, uploadArgs, uploadTrouble, writeUploaderBoard } from "./espruinoTool";
+import { cliSpawn, monitorArgs, writeUploaderBoard } from "./espruinoTool";
+import * as P from "../../../boards/consoleProtocol";
+import { ACK_MS, UploadStopped, writeBootFile } from "../../../boards/bootFileUpload";
+import { BLOCK_SCOPE_SINCE, bundleForVersion } from "../../../boards/bundleForm";
+import { DEFAULT_BAUD } from "../serial/boardConsole";
+
+const BOOT_FILE = P.BOOT_FILE;
 
 const PROGRAM = "npm run upload";
 
@@ -54,20 +67,25 @@ const HELP = `usage: npm run upload -- [options]
 
 Asks the board what it is (process.env BOARD and VERSION, its free flash) and refuses one the board
 profile does not fit, then builds the firmware for that profile and uploads it into Storage
-${BOOT_FILE}, which Espruino runs at every boot. Only Storage is written: the pet's own flash region
-keeps the pet across uploads.
+${BOOT_FILE}, which Espruino runs at every boot: the running pet saves and pauses, the bundle goes in
+pieces the board acknowledges one by one (so a console without flow control, such as an ESP32's
+UART, is never overrun), its CRC is checked, then it is loaded and the pet must answer. An Espruino
+before 2v14 gets the bundle in its function form. Only Storage is written: the pet's own flash
+region keeps the pet across uploads.
 
 options:
   -p, --port P       the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
                      without it, the one ESP32 board plugged in
   -b, --baud N       serial speed (default ${DEFAULT_BAUD})
       --list         print the serial ports and what is known of each, and exit
-      --dry-run      write what would be sent to a file instead of talking to a board
+      --dry-run      write what would be typed at the console to a file instead of talking to a board
       --out FILE     the dry run's file (default dist/upload.js)
+      --for-version V  the dry run's Espruino version (default: a current one; 2v06 writes the
+                     function form)
       --bundle FILE  where the built bundle goes (default dist/firmware.js)
       --entry FILE   bundle another entry module (the bench's probes; default src/host/espruino/main.ts)
       --monitor      stay in a terminal on the port after the upload (Ctrl-C twice to leave)
-  -v, --verbose      show everything the espruino tool prints
+  -v, --verbose      show everything the board printed during the upload
   -h, --help         this help
       --version      print the version
 
@@ -99,12 +117,14 @@ interface Options {
   baud: number;
   monitor: boolean;
   verbose: boolean;
+  /** The dry run's Espruino version (which form of the bundle it writes); "" for a current one. */
+  forVersion: string;
   help: boolean;
   version: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { port: null, list: false, dryRun: false, out: null, bundle: undefined, entry: undefined, baud: DEFAULT_BAUD, monitor: false, verbose: false, help: false, version: false };
+  const opts: Options = { port: null, list: false, dryRun: false, out: null, bundle: undefined, entry: undefined, baud: DEFAULT_BAUD, monitor: false, verbose: false, help: false, version: false, forVersion: "" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -122,22 +142,34 @@ function parseArgs(argv: string[]): Options {
       opts.baud = Number(value());
       if (!Number.isInteger(opts.baud) || opts.baud <= 0) throw new UsageError("--baud needs a positive whole number");
     } else if (a === "--monitor") opts.monitor = true;
+    else if (a === "--for-version") {
+      opts.forVersion = value();
+      if (!/^\d+v\d+/.test(opts.forVersion)) throw new UsageError("--for-version needs an Espruino version such as 2v06");
+    }
     else if (a === "--verbose" || a === "-v") opts.verbose = true;
     else if (a === "--help" || a === "-h") opts.help = true;
     else if (a === "--version") opts.version = true;
     else throw new UsageError("unknown option " + a);
   }
   if (opts.dryRun && opts.monitor) throw new UsageError("--monitor needs a board, not --dry-run");
+  if (opts.forVersion !== "" && !opts.dryRun) throw new UsageError("--for-version is for --dry-run: a board says its own version");
   return opts;
 }
 
 
 
+/** What checkBoard found: the line saying what the board is and that it fits, and the version it runs. */
+export interface CheckedBoard {
+  line: string;
+  /** process.env.VERSION: which form of the bundle the board runs (src/boards/bundleForm.ts). */
+  version: string;
+}
+
 /**
  * Asks the board at `port` what it is and refuses one `profile` does not fit, before anything of
- * the pet is built or sent. Returns the line saying what it is.
+ * the pet is built or sent.
  */
-export async function checkBoard(port: string, profile: BoardProfile, file: string, baud = DEFAULT_BAUD): Promise<string> {
+export async function checkBoard(port: string, profile: BoardProfile, file: string, baud = DEFAULT_BAUD): Promise<CheckedBoard> {
   if (profile.host === "desktop") throw new Error(shortPath(file) + " is a simulator's profile (host desktop): there is no board to upload it to; use BOARD=boards/esp32.json");
   const con = await openBoardConsole(port, { baud });
   let identified;
@@ -155,36 +187,76 @@ export async function checkBoard(port: string, profile: BoardProfile, file: stri
     );
   }
   const r = fit.region;
-  return boardLine(report) + " at " + port + ": fits " + shortPath(file) + " (pet region 0x" + r.address.toString(16) + ", " + r.size + " bytes, in free flash, outside Storage)";
+  return {
+    line: boardLine(report) + " at " + port + ": fits " + shortPath(file) + " (pet region 0x" + r.address.toString(16) + ", " + r.size + " bytes, in free flash, outside Storage)",
+    version: report.version,
+  };
+}
+
+/** How long a board may take over a piece: ACK_MS, or env PET_UPLOAD_ACK_MS (the tests' hanging console). */
+function ackMs(): number {
+  const ms = Number(process.env.PET_UPLOAD_ACK_MS);
+  return ms > 0 ? ms : ACK_MS;
+}
+
+/** How long the board has to answer pet.status() after the load (the emulated ESP32 boots the bundle in seconds). */
+const BOOT_MS = 30000;
+
+/** The whole text the upload types, in order (the dry run writes it): the shared protocol's lines for `code`. */
+export function uploadText(code: string): string {
+  return [P.quietCommand(), ...P.uploadCommands(code).map((s) => s.line), P.crcCommand(), P.loadCommand()].join("");
 }
 
 /**
- * Sends the built bundle `bundleFile` to the board at `port` into Storage .bootcde with the espruino
- * tool, telling `say` how it goes and what the board printed; throws an Error in one line when it
- * did not go through (its message says why, without "upload failed"). `boardJson` is the tool's board description (written for the call without it).
+ * Sends the block-form bundle `code` to the board at `port`, which reported Espruino `version`, into
+ * Storage .bootcde (src/boards/bootFileUpload.ts: the running pet saved and paused, the bundle in
+ * acknowledged pieces, its CRC checked), loads it and waits for the pet to answer, telling `say` how
+ * it goes. Throws an Error in one line when it did not go through (its message says why, without
+ * "upload failed").
  */
-export async function sendBundle(
-  port: string,
-  bundleFile: string,
-  say: (line: string) => void,
-  { baud = DEFAULT_BAUD, verbose = false, boardJson }: { baud?: number; verbose?: boolean; boardJson?: string } = {},
-): Promise<void> {
-  const own = boardJson === undefined ? writeUploaderBoard() : null;
+export async function sendBundle(port: string, code: string, version: string, say: (line: string) => void, { baud = DEFAULT_BAUD, verbose = false } = {}): Promise<void> {
+  const sent = bundleForVersion(code, version);
+  const con = await openBoardConsole(port, { baud });
   try {
-    say("uploading to " + port + (port.startsWith("tcp://") ? "" : " at " + baud + " baud") + " into Storage " + BOOT_FILE + " (runs at every boot)...");
-    const r = await runEspruinoCli(uploadArgs({ bundleFile, boardJson: own !== null ? own.file : (boardJson as string), port, baud }), {
-      echo: verbose,
-      port,
-      // Prints the upload's progress as the shim reports it: one line per fifth.
-      onProgress: verbose ? undefined : (sent, total) => say("  sent " + Math.round((100 * sent) / total) + "% (" + sent + " of " + total + " bytes)"),
-    });
-    const trouble = uploadTrouble(r, port);
-    if (trouble) throw new Error(trouble);
-    say("uploaded; the board restarted from " + BOOT_FILE + ". Board output during the upload:");
-    // Prompts alone (">") say nothing to a person; everything else the board printed is shown.
-    for (const line of r.output.split("\n")) if (line.startsWith("--] ") && !/^\s*>?\s*$/.test(line.slice(4))) say("  " + line.slice(4));
+    say(
+      "uploading to " + port + (port.startsWith("tcp://") ? "" : " at " + baud + " baud") + " into Storage " + BOOT_FILE + " (runs at every boot)" +
+        (sent.form === "function" ? ", in the function form Espruino " + version + " needs (it has no block scope)" : "") + "...",
+    );
+    let told = 0;
+    try {
+      await writeBootFile(sent.code, con.exchange, ackMs(), (done) => {
+        // One line per fifth, as a person wants to see it move.
+        const fifth = Math.floor((5 * done) / sent.code.length);
+        if (fifth > told) {
+          told = fifth;
+          say("  sent " + Math.round((100 * done) / sent.code.length) + "% (" + done + " of " + sent.code.length + " bytes)");
+        }
+      });
+    } catch (e) {
+      const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
+      throw new Error(
+        "the upload stopped at byte " + stopped.done + " of " + sent.code.length + " (" + stopped.message + "); the pet was saved and paused first and its region is untouched. Upload again before resetting the board: its " + BOOT_FILE + " is incomplete",
+      );
+    }
+    await con.send(P.loadCommand());
+    let status: { found: boolean; status: Record<string, unknown> | null };
+    try {
+      status = await con.exchange(P.statusCommand(), (l) => {
+        const s = P.parseStatus(l);
+        return s.found && s.status !== null ? s : null;
+      }, BOOT_MS, "pet.status() after the load", 2000);
+    } catch (e) {
+      throw new Error("uploaded and loaded, but no pet answered within " + BOOT_MS / 1000 + " s (" + (e instanceof Error ? e.message : String(e)) + "); run with --monitor to see what the board prints");
+    }
+    const st = status.status as { name?: unknown; updateCount?: unknown; storage?: unknown };
+    say("uploaded; the board restarted from " + BOOT_FILE + " and the pet answers: " + String(st.name) + ", updates " + String(st.updateCount) + ", storage " + String(st.storage));
+    if (verbose) {
+      say("the board printed meanwhile:");
+      // Prompts and the protocol's own answers say nothing to a person; everything else is shown.
+      for (const l of con.lines) if (!/^\s*>?\s*$/.test(l) && !/#pet-(ack|crc|quiet|st) /.test(l + " ")) say("  " + l);
+    }
   } finally {
-    if (own !== null) own.cleanup();
+    await con.close();
   }
 }
 
@@ -199,37 +271,40 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
   }
   const boardFile = profileFileFromEnv();
   let port = "";
+  let version = "";
   // Find the board and ask it what it is before building, so a missing or wrong board costs no build time.
   if (!opts.dryRun) {
     const found = await resolveBoardPort(opts.port);
     for (const line of found.lines) say(line);
     port = found.path;
-    say(await checkBoard(port, readProfileFile(boardFile), boardFile, opts.baud));
+    const checked = await checkBoard(port, readProfileFile(boardFile), boardFile, opts.baud);
+    say(checked.line);
+    version = checked.version;
   }
   const build = await tools.build({ board: boardFile, outFile: opts.bundle, entry: opts.entry });
   say("built " + shortPath(build.outFile) + ": " + build.bytes + " bytes for " + build.profileName + " (" + shortPath(build.board) + ")");
-  const board = writeUploaderBoard();
-  try {
-    if (opts.dryRun) {
-      const out = resolve(opts.out || join(packageRoot(), "dist", "upload.js"));
-      const r = await runEspruinoCli(uploadArgs({ bundleFile: build.outFile, boardJson: board.file, outJs: out }), { echo: opts.verbose });
-      if (r.code !== 0 || !/Writing output to/.test(r.output)) {
-        throw new Error("the espruino tool failed to write " + out + (opts.verbose ? "" : " (run with --verbose to see what it printed)"));
-      }
-      say("dry run: wrote " + shortPath(out) + " (what would be sent: the bundle into Storage " + BOOT_FILE + ", then load(\"" + BOOT_FILE + "\"))");
-      return;
-    }
-    await sendBundle(port, build.outFile, say, { baud: opts.baud, verbose: opts.verbose, boardJson: board.file });
-    if (opts.monitor) {
+  const code = readFileSync(build.outFile, "utf8");
+  if (opts.dryRun) {
+    const out = resolve(opts.out || join(packageRoot(), "dist", "upload.js"));
+    const form = bundleForVersion(code, opts.forVersion || BLOCK_SCOPE_SINCE);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, uploadText(form.code));
+    say("dry run: wrote " + shortPath(out) + " (what would be typed at the console: the pet saved and paused, the bundle" + (form.form === "function" ? " in its function form" : "") + " into Storage " + BOOT_FILE + " in acknowledged pieces, its CRC, then load(\"" + BOOT_FILE + "\"))");
+    return;
+  }
+  await sendBundle(port, code, version, say, { baud: opts.baud, verbose: opts.verbose });
+  if (opts.monitor) {
+    const board = writeUploaderBoard();
+    try {
       say("monitor on " + port + " (Ctrl-C twice to leave)");
       await new Promise((done) => {
         const how = cliSpawn(monitorArgs({ boardJson: board.file, port, baud: opts.baud }), { port, markers: false });
         const child = spawn(how.command, how.args, { stdio: "inherit", env: how.env });
         child.on("close", done);
       });
+    } finally {
+      board.cleanup();
     }
-  } finally {
-    board.cleanup();
   }
 }
 

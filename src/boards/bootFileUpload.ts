@@ -1,0 +1,44 @@
+/**
+ * The upload itself: the running pet saved and stopped (quietCommand), the bundle into Storage
+ * `.bootcde` in acknowledged pieces, then the CRC check
+ * (consoleProtocol.ts has the text), over whatever transport the host hands in as `exchange`: the
+ * page's Web Serial link and the Node upload's serial or tcp console alike. It stops at the first
+ * piece not acknowledged, or acknowledged `false`, and at a CRC that differs, and reports how far it
+ * got; it never sends `load`, which is the caller's step once this has succeeded.
+ */
+import * as P from "./consoleProtocol";
+
+/** Sends `text` and waits up to `ms` for the first line from then on that `pick` accepts; rejects naming `what` otherwise. */
+export type Exchange = <T>(text: string, pick: (line: string) => T | null, ms: number, what: string) => Promise<T>;
+
+/** Thrown when the upload stops; `done` is how many bytes the board acknowledged. */
+export class UploadStopped extends Error {
+  constructor(readonly cause: unknown, readonly done: number) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = "UploadStopped";
+  }
+}
+
+/** How long a board may take over one piece when the caller does not say: a Storage.write that compacts takes seconds. */
+export const ACK_MS = 20000;
+
+export async function writeBootFile(code: string, exchange: Exchange, ackMs: number, progress: (done: number) => void): Promise<void> {
+  let done = 0;
+  try {
+    await exchange(P.quietCommand(), P.parseQuiet, ackMs, "the pet's last save before the upload");
+    for (const s of P.uploadCommands(code)) {
+      const ack = await exchange(s.line, (l) => {
+        const a = P.parseAck(l);
+        return a !== null && a.offset === s.offset ? a : null;
+      }, ackMs, "Storage.write at byte " + s.offset);
+      if (!ack.ok) throw new Error("Storage refused the write at byte " + s.offset + " (is Storage full? `require(\"Storage\").compact()` may help)");
+      done = s.end;
+      progress(done);
+    }
+    const crc = await exchange(P.crcCommand(), P.parseCrc, ackMs, "CRC of " + P.BOOT_FILE);
+    const want = P.bundleCrc(code);
+    if (crc !== want) throw new Error(P.BOOT_FILE + " on the board does not match the firmware (CRC " + crc + ", expected " + want + ")");
+  } catch (e) {
+    throw new UploadStopped(e, done);
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * What is said on a board's Espruino console, and how its answers are read: the one protocol of
+ * every program that talks to a board (the page's Device tab, `npm run upload`, board-check, the
+ * soak, `pet-save pull` and `push`). Pure functions, no I/O: each host carries the text over its own
+ * transport (a serial port or tcp in Node, src/host/node/serial/boardConsole.ts; Web Serial in the
+ * page, src/web/device/serialLink.ts; the interpreter's console in the tests).
+ *
+ * Every command line starts with Ctrl-P (\x10), which tells Espruino not to echo that line, and
+ * prints its answer on a line of its own behind a "#pet-" tag, so the answer can be told apart from
+ * the pet's own console lines and from any echo: an echoed command holds the tag inside quotes,
+ * followed by a quote or comma, never by the space and value of a real answer.
+ *
+ * The upload (bootFileUpload.ts): the bundle in 1 KiB pieces through
+ * `require("Storage").write(".bootcde", piece, offset[, total])`, then `load(".bootcde")`. Each piece
+ * is wrapped in a print of Storage.write's result, so the sender knows each piece arrived (and that
+ * Storage took it) before it sends the next: a console without flow control (an ESP32's UART, which
+ * Espruino does not pace with XON/XOFF) never has its input buffer overrun, whatever the line's speed
+ * and however long the board takes over a piece. Before the load the file's CRC-32 on the board is
+ * compared with the bundle's. The bundle sent is the form the board's version runs (bundleForm.ts).
+ */
+import { crc32Bitwise } from "../save/crc32";
+import type { BoardProfile, DeviceBoardProfile, FlashRange } from "./boardProfile";
+import { boardFit, parseBoardReport, refusalText, reportLine, type BoardReport } from "./boardFit";
+
+export const BOOT_FILE = ".bootcde";
+/** Bytes of the bundle in one Storage.write (the espruino tool's CHUNKSIZE too, plugins/saveOnSend.js). */
+export const CHUNK_BYTES = 1024;
+/** Espruino's console speed on the ESP32 (and the default of every serial board). */
+export const BAUD = 115200;
+/** Ctrl-C clears any half-typed line; Ctrl-P turns echo off for the next line. */
+const CLEAR_LINE = "\x03";
+const NO_ECHO = "\x10";
+
+/**
+ * A string as an Espruino string literal of bytes: printable ASCII as it is, anything else as \xNN
+ * of its UTF-8 bytes. The ESP32 build has no Unicode strings: a name typed at its console arrives as
+ * UTF-8 bytes, and this sends exactly those.
+ */
+export function espruinoString(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let out = '"';
+  for (const b of bytes) {
+    if (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c) out += String.fromCharCode(b);
+    else out += "\\x" + b.toString(16).padStart(2, "0");
+  }
+  return out + '"';
+}
+
+export function command(js: string): string {
+  return NO_ECHO + js + "\n";
+}
+
+/**
+ * Asks the board what it is (process.env BOARD, VERSION, FLASH, STORAGE, the free flash and the page
+ * of the region's last byte): the question of src/boards/boardFit.ts, the one rule the page, the upload,
+ * board-check and the firmware share. `region` is the page's profile's petRegion.
+ */
+export function identifyCommand(region: FlashRange): string {
+  return CLEAR_LINE + command(reportLine(region));
+}
+
+/** What the board said of itself (boardFit.ts's BoardReport: board, version, flash, storage, free, lastPage). */
+export type BoardIdentity = BoardReport;
+
+export function parseIdentity(line: string): BoardIdentity | null {
+  return parseBoardReport(line);
+}
+
+/**
+ * Why this board cannot take the firmware built for `profile` (the page's device profile,
+ * boards/esp32.json), or null when it can: boardFit.ts's rule, its first problem and what to do.
+ */
+export function refusal(id: BoardIdentity, profile: BoardProfile): string | null {
+  if (profile.host === "desktop" || profile.espruino === undefined) return "The page's firmware is built for a simulator, not a board. Nothing was sent.";
+  const why = refusalText(boardFit(profile as DeviceBoardProfile, id));
+  return why === null ? null : why.charAt(0).toUpperCase() + why.slice(1) + " Nothing was sent.";
+}
+
+/**
+ * Before the upload: the running pet saves, and every timer and watch stops, so nothing runs from
+ * the .bootcde being replaced while Storage is written (a Storage.write that has to compact moves
+ * the old file's text, and a function still defined there would fail mid-call). The pet's region is
+ * not touched beyond that save; `load` afterwards starts everything afresh. Answered by #pet-quiet.
+ */
+export function quietCommand(): string {
+  return command("if(typeof pet=='object'&&pet&&typeof pet.save=='function')pet.save();clearInterval();clearTimeout();clearWatch();print('#pet-quiet')");
+}
+
+export function parseQuiet(line: string): true | null {
+  return line.indexOf("#pet-quiet") >= 0 && line.indexOf("print(") < 0 ? true : null;
+}
+
+/** The upload as command lines, each with the offset it acknowledges. */
+export function uploadCommands(code: string): { line: string; offset: number; end: number }[] {
+  const out: { line: string; offset: number; end: number }[] = [];
+  for (let i = 0; i < code.length; i += CHUNK_BYTES) {
+    const piece = JSON.stringify(code.substr(i, CHUNK_BYTES));
+    const write = 'require("Storage").write("' + BOOT_FILE + '",' + piece + "," + i + (i === 0 ? "," + code.length : "") + ")";
+    out.push({ line: command("print('#pet-ack " + i + " '+" + write + ")"), offset: i, end: Math.min(code.length, i + CHUNK_BYTES) });
+  }
+  return out;
+}
+
+export function parseAck(line: string): { offset: number; ok: boolean } | null {
+  const m = /#pet-ack (\d+) (true|false)/.exec(line);
+  return m ? { offset: Number(m[1]), ok: m[2] === "true" } : null;
+}
+
+export function crcCommand(): string {
+  return command("print('#pet-crc '+E.CRC32(require(\"Storage\").read(\"" + BOOT_FILE + "\")))");
+}
+
+/** The CRC-32 the board's E.CRC32 gives for the bundle's bytes (the bundle is ASCII: one byte a character). */
+export function bundleCrc(code: string): number {
+  const bytes = new Uint8Array(code.length);
+  for (let i = 0; i < code.length; i++) bytes[i] = code.charCodeAt(i) & 0xff;
+  return crc32Bitwise(bytes);
+}
+
+export function parseCrc(line: string): number | null {
+  const m = /#pet-crc (-?\d+)/.exec(line);
+  return m ? Number(m[1]) >>> 0 : null;
+}
+
+export function loadCommand(): string {
+  return command('load("' + BOOT_FILE + '")');
+}
+
+/** Asks for pet.status() (null when no pet is running). */
+export function statusCommand(): string {
+  return command("print('#pet-st '+JSON.stringify(typeof pet=='object'&&pet?pet.status():null))");
+}
+
+export function parseStatus(line: string): { found: boolean; status: Record<string, unknown> | null } {
+  const m = /#pet-st (.*)$/.exec(line);
+  if (!m) return { found: false, status: null };
+  try {
+    const v = JSON.parse(m[1] as string) as unknown;
+    return { found: true, status: typeof v === "object" && v !== null ? (v as Record<string, unknown>) : null };
+  } catch {
+    return { found: false, status: null };
+  }
+}
+
+/** pet.<method>(<args as Espruino literals>) with its string answer printed. */
+export function petCallCommand(method: "interact" | "save" | "rename" | "hatch" | "exportHex" | "importHex", args: string[] = []): string {
+  return command("print('#pet-r '+JSON.stringify(pet." + method + "(" + args.map(espruinoString).join(",") + ")))");
+}
+
+export function parseResult(line: string): string | null {
+  const m = /#pet-r (".*")/.exec(line);
+  if (!m) return null;
+  try {
+    return String(JSON.parse(m[1] as string));
+  } catch {
+    return null;
+  }
+}
