@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { main, usageText } from "../src/host/node/cli";
-import { describeStatus } from "../src/save";
+import { describeStatus } from "../src/save/status";
 import { payloadToPush } from "../src/host/node/cli/push";
 import { memoryIo, petPayload, tempDir } from "./region-tools-fixtures";
 

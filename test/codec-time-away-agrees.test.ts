@@ -10,9 +10,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { absenceMs, addTimeAway, isLoadablePayload, loadWorld, saveWorld } from "../src/save/codec";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
-import { cloneWorld } from "../src/core/world";
 import type { World } from "../src/core/types";
-import { fromBig, toBig, U64_MAX_BIG, validWorld } from "./core-arbitraries";
+import { fromBig, toBig, U64_MAX_BIG, validWorld, cloneWorld } from "./core-arbitraries";
 import { u64ToNumber as toNumber } from "../src/core/u64";
 import { bootPet, newFlash, plainSlotLog } from "./firmware-fakes";
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
-import { createWorld, cloneWorld } from "../src/core/world";
+import { createWorld } from "../src/core/world";
 import type { World } from "../src/core/types";
-import { validWorld } from "./core-arbitraries";
+import { validWorld, cloneWorld } from "./core-arbitraries";
 
 function same(world: World, delta: number): void {
   const a = cloneWorld(world);

@@ -26,7 +26,8 @@
  * build tooling (the firmware build, for the upload and the soak) as a function.
  */
 import ts from "typescript";
-import { posix } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, posix } from "node:path";
 
 /** The units, each with its layer; a unit may span several folders. */
 export const UNITS: { name: string; prefixes: string[]; layer: number }[] = [
@@ -50,6 +51,26 @@ export const UNITS: { name: string; prefixes: string[]; layer: number }[] = [
 export const PRODUCT_DIRS = ["src", "firmware", "scripts", "bin", "tools"];
 /** The files the checker reads. */
 export const SOURCE_FILE = /\.(ts|js|cjs|mjs)$/;
+
+/** Every product file under `root` (the repository): repository path -> text. */
+export function productFiles(root: string): Record<string, string> {
+  const into: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(join(root, dir));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = dir + "/" + name;
+      if (statSync(join(root, path)).isDirectory()) walk(path);
+      else if (SOURCE_FILE.test(name)) into[path] = readFileSync(join(root, path), "utf8");
+    }
+  };
+  for (const dir of PRODUCT_DIRS) walk(dir);
+  return into;
+}
 
 function unitOf(path: string): (typeof UNITS)[number] | null {
   const p = path.endsWith("/") ? path : path + "/";
