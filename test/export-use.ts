@@ -21,7 +21,7 @@
  */
 import ts from "typescript";
 import { posix } from "node:path";
-import { usedPaths } from "./layer-rule";
+import { loadedPaths, usedPaths } from "./layer-rule";
 
 /** An export of a product file: "src/core/u64.ts: u64Add". */
 export type ExportName = string;
@@ -179,10 +179,12 @@ function facts(files: Record<string, string>, path: string): FileFacts {
   };
   visit(source);
 
-  // Files reached by a path built at run time: every export counts; a folder (a path whose tail is
-  // computed) reaches every file in it.
+  // Files reached by a path built at run time: every export counts; a folder loaded by a computed
+  // name (a path whose tail is computed) reaches every file in it. A folder only read (hashed, say)
+  // uses no export.
+  const loaded = new Set(loadedPaths(path, text));
   for (const p of usedPaths(path, text)) {
-    for (const other of Object.keys(files)) if (other.startsWith(p + "/") && other !== path && !other.endsWith(".d.ts")) f.uses.push([other, "*"]);
+    if (loaded.has(p)) for (const other of Object.keys(files)) if (other.startsWith(p + "/") && other !== path && !other.endsWith(".d.ts")) f.uses.push([other, "*"]);
     const target = resolveFile(files, path, p, false);
     if (target === null || target === path) continue;
     const named = [...staticSpecifiers].some((s) => (s.startsWith(".") ? resolve(s) === target : false));

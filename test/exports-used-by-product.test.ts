@@ -124,6 +124,11 @@ describe("the checker tells a used export from an unused one", () => {
     );
     expect(found.unusedExports).toEqual([]);
     expect(found.unusedFiles).toEqual([]);
+    // A folder only read (the build cache hashes every source) uses no export of it.
+    expect(
+      exportUse({ "scripts/lib/a.js": "export function helper() {}", "scripts/lib/cache.js": 'for (const f of filesUnder(join(ROOT, "scripts", "lib"))) hash(readFileSync(f));' }, ["scripts/lib/cache.js"])
+        .unusedExports,
+    ).toEqual(["scripts/lib/a.js: helper"]);
   });
 
   it("a file nothing uses is found, unless it is run from outside; a declaration file never is", () => {

@@ -115,8 +115,12 @@ export const VIRTUAL_MODULES: Record<string, string[]> = {
   "virtual:board-profile": [],
 };
 
-/** What a product file uses: a repository path, or an expression that builds one the checker cannot follow. */
-export type Use = { path: string } | { unresolved: string };
+/**
+ * What a product file uses: a repository path (`loaded` when it names a module the file imports or
+ * loads, rather than a path it reads, spawns or hands on), or an expression that builds one the
+ * checker cannot follow.
+ */
+export type Use = { path: string; loaded: boolean } | { unresolved: string };
 
 /**
  * Every use `text` (the file at repository path `file`) makes of a repository path, each once, in
@@ -142,10 +146,16 @@ function findUses(file: string, text: string): Use[] {
   const dir = posix.dirname(file);
   const found: Use[] = [];
   const seen = new Set<string>();
+  /** True while a module specifier (an import, a loader's argument) is being read. */
+  let loading = false;
   const add = (p: string | null): void => {
-    if (p === null || p === "" || p.startsWith("..") || seen.has(p)) return;
+    if (p === null || p === "" || p.startsWith("..")) return;
+    if (seen.has(p)) {
+      if (loading) for (const u of found) if ("path" in u && u.path === p) u.loaded = true;
+      return;
+    }
     seen.add(p);
-    found.push({ path: p });
+    found.push({ path: p, loaded: loading });
   };
   const unresolved = (n: ts.Node): void => {
     const what = n.getText(source);
@@ -327,9 +337,13 @@ function findUses(file: string, text: string): Use[] {
 
   const visit = (n: ts.Node): void => {
     if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier !== undefined && ts.isStringLiteral(n.moduleSpecifier)) {
+      loading = true;
       addSpecifier({ text: n.moduleSpecifier.text, open: false }, n.moduleSpecifier);
+      loading = false;
     } else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) {
+      loading = true;
       addSpecifier({ text: n.argument.literal.text, open: false }, n.argument);
+      loading = false;
     } else if (ts.isModuleDeclaration(n) && ts.isStringLiteral(n.name)) {
       // `declare module "virtual:x"`: the declaration of a made-up module, not a use of it.
       if (n.body !== undefined) ts.forEachChild(n.body, visit);
@@ -338,7 +352,9 @@ function findUses(file: string, text: string): Use[] {
       const name = calleeName(n.expression);
       if (name !== null && LOADERS.has(name) && n.arguments.length >= 1) {
         const arg = n.arguments[0] as ts.Expression;
+        loading = true;
         addSpecifier(evaluate(arg), arg);
+        loading = false;
         n.arguments.slice(1).forEach((a) => visit(a));
         return;
       }
@@ -386,6 +402,11 @@ function isAboveUnits(path: string): boolean {
  */
 export function usedPaths(file: string, text: string): string[] {
   return usesOf(file, text).flatMap((u) => ("path" in u ? [u.path] : []));
+}
+
+/** The repository paths `text` imports or loads as modules (usesOf's `loaded` ones). */
+export function loadedPaths(file: string, text: string): string[] {
+  return usesOf(file, text).flatMap((u) => ("path" in u && u.loaded ? [u.path] : []));
 }
 
 /**

@@ -27,11 +27,8 @@ const UNRESOLVED_ALLOWED: Record<string, string> = {
   "scripts/lib/hostBuild.js: resolve(root, file)": "an input esbuild reported for the host bundles, read to hash it",
   "scripts/lib/hostBuild.js: join(root, rel)": "the same input, by its path from the root",
   "scripts/lib/hostBuild.js: join(root, HOST_ENTRIES[name] || name)": "an entry of HOST_ENTRIES (written out in this file), or a path the caller names",
-  'scripts/board-check.js: pathToFileURL(await freshHostBundle("board-check")).href': "dist/host/board-check.js, the compiled desktop tool (built from HOST_ENTRIES)",
-  'scripts/soak.js: pathToFileURL(await freshHostBundle("soak")).href': "dist/host/soak.js, the compiled desktop tool (built from HOST_ENTRIES)",
-  'scripts/start.js: pathToFileURL(await freshHostBundle("desktop")).href': "dist/host/desktop.js, the compiled desktop tool (built from HOST_ENTRIES)",
-  'scripts/upload.js: pathToFileURL(await freshHostBundle("upload")).href': "dist/host/upload.js, the compiled desktop tool (built from HOST_ENTRIES)",
-  'bin/pet-save.js: pathToFileURL(await freshHostBundle("pet-save")).href': "dist/host/pet-save.js, the compiled desktop tool (built from HOST_ENTRIES)",
+  "scripts/lib/command.js: pathToFileURL(await freshHostBundle(bundle)).href": "dist/host/<bundle>.js, a compiled desktop tool (built from HOST_ENTRIES) that an entry runs",
+  'scripts/start.js: pathToFileURL(await freshHostBundle("desktop")).href': "dist/host/desktop.js, the compiled desktop host (built from HOST_ENTRIES)",
 };
 
 describe("the layers hold everywhere", () => {

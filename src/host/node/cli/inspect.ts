@@ -18,9 +18,6 @@ import { notARegion, readRegion, regionBoardFinder } from "./regionFile";
 import { classifyFile } from "../../../inspect/fileKind";
 import { regionJson, regionText } from "../../../inspect/regionReport";
 
-// The report's shapes live with the report (src/inspect, shared with the web page); the tests know them by this module.
-export type { RegionJson, SectorJson, SlotJson, SlotVerdict } from "../../../inspect/regionReport";
-
 export const inspectCommand: Command = {
   name: "inspect",
   summary: "show a payload, or every sector and slot of a region image and which save is current",

@@ -9,7 +9,7 @@ import { writeFileAtomic } from "../atomicFile";
 import { acquireImageLock, readImageConsistent, type HeldLock } from "../imageLock";
 import { payloadFromBytes, PayloadFileError, type PayloadInput } from "../../../inspect/payloadFile";
 
-export { looksLikeHexText, type PayloadInput } from "../../../inspect/payloadFile";
+export { looksLikeHexText } from "../../../inspect/payloadFile";
 
 export interface CliIo {
   /**

@@ -13,7 +13,7 @@ import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
 import { packageRoot } from "../packageRoot";
 
-export type { LoadedProfile, RegionContents } from "../../../inspect/regionReport";
+export type { LoadedProfile } from "../../../inspect/regionReport";
 
 export const BOARDS_DIR = join(packageRoot(), "boards");
 /** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
