@@ -28,7 +28,7 @@ import { startButtonAndLed } from "./buttonAndLed";
 import { errorText } from "./report";
 
 // What the desktop host, the tests and the docs know as firmware/app's names.
-export { TICK_MS } from "./runningPet";
+export { TICK_MS, FALLBACK_PET_NAME, RESTORE_RETRY_MS, SAVING_PAUSED } from "./runningPet";
 export type { PetConsole } from "./petConsole";
 
 /** A running pet, for the entry point and the tests. */

@@ -21,6 +21,11 @@ const FOR_THE_TESTS: Record<string, string> = {
     "the original of the fast form src/boards/regionFit.ts, which test/boards-region-fit-fast-agrees.test.ts holds it equal to (docs/architecture.md, fast forms)",
   "src/web/backups/backupStore.ts: getBackup":
     "src/web is being reworked by another engineer in parallel (issue 26); left for that change, which owns the file",
+  // firmware/ is being changed by another engineer in parallel (issue 26): these re-exports, which
+  // nothing takes (the tests import them from firmware/runningPet.ts), are left for that change.
+  "firmware/app.ts: FALLBACK_PET_NAME": "firmware/ is another engineer's in issue 26; unused re-export left for that change",
+  "firmware/app.ts: RESTORE_RETRY_MS": "firmware/ is another engineer's in issue 26; unused re-export left for that change",
+  "firmware/app.ts: SAVING_PAUSED": "firmware/ is another engineer's in issue 26; unused re-export left for that change",
 };
 
 /** The files run from outside the product: package.json's bin and the files its scripts run. */
