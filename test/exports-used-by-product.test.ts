@@ -19,6 +19,8 @@ const ROOT = join(__dirname, "..");
 const FOR_THE_TESTS: Record<string, string> = {
   "src/boards/boardFit.ts: regionVerdict":
     "the original of the fast form src/boards/regionFit.ts, which test/boards-region-fit-fast-agrees.test.ts holds it equal to (docs/architecture.md, fast forms)",
+  "src/storage/slotLog.ts: HEADER_WORDS":
+    "the rule SEQ_WORDS (the boot's table of sequence-word positions) is written out from; test/storage-quick-scan-agrees.test.ts holds the table to it",
   "src/web/backups/backupStore.ts: getBackup":
     "src/web is being reworked by another engineer in parallel (issue 26); left for that change, which owns the file",
   // firmware/ is being changed by another engineer in parallel (issue 26): these re-exports, which
