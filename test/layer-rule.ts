@@ -442,3 +442,24 @@ export function unresolvedUses(files: Record<string, string>): string[] {
   for (const [path, text] of Object.entries(files)) for (const use of usesOf(path, text)) if ("unresolved" in use) out.push(path + ": " + use.unresolved);
   return out;
 }
+
+/**
+ * Which other units each unit uses, as the checker reads the tree (test/ aside): unit name -> the
+ * names of the units its files use, sorted. Units that use none are left out.
+ */
+export function unitUses(files: Record<string, string>): Record<string, string[]> {
+  const uses: Record<string, Set<string>> = {};
+  for (const [path, text] of Object.entries(files)) {
+    const from = unitOf(path);
+    if (from === null) continue;
+    for (const use of usesOf(path, text)) {
+      if (!("path" in use)) continue;
+      const to = unitOf(use.path);
+      if (to === null || to === from || to.name === "test") continue;
+      (uses[from.name] ??= new Set()).add(to.name);
+    }
+  }
+  const out: Record<string, string[]> = {};
+  for (const name of Object.keys(uses).sort()) out[name] = [...(uses[name] as Set<string>)].sort();
+  return out;
+}
