@@ -102,7 +102,7 @@ describe("the floor's save is the codec's", () => {
 
   it("the safe save writes saveWorld's bytes and its mark when validateWorld accepts, and nothing otherwise", () => {
     // Worlds valid and not: an activity, expression or name out of range, a stamp past the clock, a half that is no u32.
-    const spoiled = fc.tuple(validWorld, fc.integer({ min: 0, max: 7 })).map(([w, how]): World => {
+    const spoiled = fc.tuple(validWorld, fc.integer({ min: 0, max: 11 })).map(([w, how]): World => {
       switch (how) {
         case 0:
           return { ...w, activity: 5 };
@@ -123,7 +123,7 @@ describe("the floor's save is the codec's", () => {
     let written = 0;
     let refused = 0;
     fc.assert(
-      fc.property(spoiled, fc.boolean(), (world, dirty) => {
+      fc.property(spoiled, fc.integer({ min: 0, max: 3 }).map((n) => n === 0), (world, dirty) => {
         const sim = new NorFlashSim({ size: 4096, pageSize: 4096 });
         if (dirty) sim.poke(40, new Uint8Array([0]));
         const { floor } = loadFloor(sim);
@@ -142,8 +142,9 @@ describe("the floor's save is the codec's", () => {
       }),
       { numRuns: 300 },
     );
-    expect(written).toBeGreaterThan(30);
-    expect(refused).toBeGreaterThan(30);
+    // About 110 written and 190 refused in 300: both far above these.
+    expect(written).toBeGreaterThan(50);
+    expect(refused).toBeGreaterThan(80);
   });
 
   it("the plain restore reads back what the codec decodes, and refuses a damaged checksum", () => {
