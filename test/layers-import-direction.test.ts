@@ -3,11 +3,12 @@
  * scripts/, bin/ and tools/, their .ts, .js, .cjs and .mjs files, imports and paths built at run
  * time alike. No file uses a unit above its own or beside it, and none reaches into test/. The checker
  * is also run on made-up files, one for each way a file can break the rule, so that a green result
- * means something.
+ * means something. docs/architecture.md's table of which units use which is held to what it finds.
  */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { layerBreaks, productFiles, unresolvedUses, usedPaths } from "./layer-rule";
+import { layerBreaks, productFiles, unitUses, unresolvedUses, UNITS, usedPaths } from "./layer-rule";
 
 const ROOT = join(__dirname, "..");
 
@@ -31,12 +32,35 @@ const UNRESOLVED_ALLOWED: Record<string, string> = {
   'scripts/start.js: pathToFileURL(await freshHostBundle("desktop")).href': "dist/host/desktop.js, the compiled desktop host (built from HOST_ENTRIES)",
 };
 
+/** The table's rows: unit -> the units it names as used, sorted (words in brackets are reasons). */
+function usesTable(markdown: string): Record<string, string[]> {
+  const at = markdown.indexOf("\n| unit | uses |");
+  if (at < 0) throw new Error("no \"| unit | uses |\" table");
+  const names = new Set(UNITS.map((u) => u.name));
+  const rows: Record<string, string[]> = {};
+  for (const line of markdown.slice(at + 1).split("\n").slice(2)) {
+    if (!line.startsWith("|")) break;
+    const [, unitCell, usesCell] = line.split("|").map((c) => c.trim());
+    const unit = (/`([^`]+)`/.exec(unitCell ?? "") ?? [])[1] as string;
+    const used = [...(usesCell ?? "").replace(/\([^)]*\)/g, "").matchAll(/`([^`]+)`/g)].map((m) => m[1] as string).filter((n) => names.has(n));
+    rows[unit] = [...new Set(used)].sort();
+  }
+  return rows;
+}
+
 describe("the layers hold everywhere", () => {
   const files = productFiles(ROOT);
 
   it("no product file uses a unit above its own or beside it, or anything in test/, or a path the checker cannot follow", () => {
     expect(Object.keys(files).length).toBeGreaterThan(150);
     expect(layerBreaks(files, UNRESOLVED_ALLOWED)).toEqual([]);
+  });
+
+  it("docs/architecture.md's uses table is what the checker finds: a new use, or one gone, fails until the page says so", () => {
+    const table = usesTable(readFileSync(join(ROOT, "docs", "architecture.md"), "utf8"));
+    const found = unitUses(files);
+    expect(Object.keys(found).length).toBeGreaterThan(8);
+    expect(table).toEqual(found);
   });
 
   it("every expression allowed unresolved is still there (the list does not go stale)", () => {
@@ -53,6 +77,17 @@ describe("the layers hold everywhere", () => {
     );
     // The page carries the device host's bundle (virtual:firmware), built from its entry point.
     expect(usedPaths("src/web/main.ts", files["src/web/main.ts"] as string)).toContain("src/host/espruino/main.ts");
+  });
+});
+
+describe("architecture.md's uses table is read as written", () => {
+  it("a row's units, its reasons in brackets left out, `scripts`, `bin` as one unit, and nothing after the table", () => {
+    const page =
+      "intro\n| unit | uses |\n| --- | --- |\n" +
+      "| `src/save` | `src/core` |\n" +
+      "| `src/storage` | `src/core`; `src/save` (the CRC, not `src/web`) |\n" +
+      "| `scripts`, `bin` | `src/host/node`, `firmware` |\n\nafter\n| `src/web` | `src/core` |\n";
+    expect(usesTable(page)).toEqual({ "src/save": ["src/core"], "src/storage": ["src/core", "src/save"], scripts: ["firmware", "src/host/node"] });
   });
 });
 
