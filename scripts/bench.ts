@@ -11,42 +11,11 @@ import { pathToFileURL } from "node:url";
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { execFileSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { writeFileAtomic } from "../src/host/node/atomicFile";
 import { figuresFile, renderFiguresPage } from "./bench/figuresPage";
-import { failUnexpected, guardOutput, versionLine, wantsVersion } from "./lib/processEdges.js";
-
-const PROGRAM = "npm run bench";
-const USAGE = "usage: npm run bench -- [--json] [--out FILE] [--espruino PATH] [--write-figures]";
-const HELP = `${USAGE}
-
-Speed, wear and size figures: the codec and the storage layer in Node, and (with an interpreter)
-the firmware on Espruino's Linux build against a floor run beside it, with callgrind instruction
-counts when valgrind is installed. Timings are medians of many runs; scripts/bench/README.md says
-what each figure is.
-
-options:
-  --json           print only the JSON object (run as \`npm run -s bench\` so npm adds no banner)
-  --out FILE       also write the JSON object to FILE
-  --espruino PATH  Espruino's Linux build for the firmware section (default: env ESPRUINO; without
-                   either that section says it was skipped)
-  --write-figures  write the figures to docs/figures.json and docs/figures.md, the page every other
-                   doc points at for a number (needs the firmware section, so an interpreter)
-  --version        print the version
-  -h, --help       this help
-
-examples:
-  npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1)
-  npm run -s bench -- --json --out bench.json
-  npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1) --write-figures
-
-exit status:
-  0  measured (sections that cannot run here say why)
-  1  a section failed
-  2  bad usage, or --espruino / ESPRUINO names no executable file
-`;
+import { CommandFailure, runCommand } from "./lib/command.js";
 
 /** Why `path` cannot be the interpreter, or null when it is an executable file. */
 function notAnInterpreter(path: string): string | null {
@@ -64,34 +33,41 @@ type Figures = Record<string, unknown>;
 
 const SECTIONS = ["codec", "storage", "firmware"];
 
-async function main(): Promise<void> {
-  guardOutput(PROGRAM);
-  if (wantsVersion(process.argv.slice(2))) {
-    process.stdout.write(versionLine(PROGRAM) + "\n");
-    return;
-  }
-  let options: { json?: boolean; out?: string; espruino?: string; help?: boolean; "write-figures"?: boolean };
-  try {
-    options = parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        json: { type: "boolean" },
-        out: { type: "string" },
-        espruino: { type: "string" },
-        "write-figures": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean" },
-      },
-      strict: true,
-    }).values;
-  } catch (e) {
-    process.stderr.write((e instanceof Error ? e.message : String(e)) + "\n" + USAGE + "\n");
-    process.exit(2);
-  }
-  if (options.help) {
-    process.stdout.write(HELP);
-    return;
-  }
+interface BenchOptions {
+  json?: boolean;
+  out?: string;
+  espruino?: string;
+  "write-figures"?: boolean;
+}
+
+await runCommand<BenchOptions>({
+  program: "npm run bench",
+  usage: "usage: npm run bench -- [--json] [--out FILE] [--espruino PATH] [--write-figures]",
+  about: `
+Speed, wear and size figures: the codec and the storage layer in Node, and (with an interpreter)
+the firmware on Espruino's Linux build against a floor run beside it, with callgrind instruction
+counts when valgrind is installed. Timings are medians of many runs; scripts/bench/README.md says
+what each figure is.`,
+  options: [
+    { name: "json", help: "print only the JSON object (run as `npm run -s bench` so npm adds no banner)" },
+    { name: "out", value: "FILE", help: "also write the JSON object to FILE" },
+    { name: "espruino", value: "PATH", help: "Espruino's Linux build for the firmware section (default: env ESPRUINO; without\neither that section says it was skipped)" },
+    { name: "write-figures", help: "write the figures to docs/figures.json and docs/figures.md, the page every other\ndoc points at for a number (needs the firmware section, so an interpreter)" },
+  ],
+  examples: [
+    "npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1)",
+    "npm run -s bench -- --json --out bench.json",
+    "npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1) --write-figures",
+  ],
+  exits: [
+    [0, "measured (sections that cannot run here say why)"],
+    [1, "a section failed"],
+    [2, "bad usage, or --espruino / ESPRUINO names no executable file, or --write-figures without the\nfirmware section"],
+  ],
+  run: bench,
+});
+
+async function bench(options: BenchOptions): Promise<void> {
   // The firmware section reads the interpreter's path from ESPRUINO; --espruino wins over it. A
   // named interpreter that is not there is an error, not a skipped section that looks like a result.
   if (options.espruino !== undefined) process.env.ESPRUINO = options.espruino;
@@ -100,8 +76,7 @@ async function main(): Promise<void> {
     const why = notAnInterpreter(named);
     if (why !== null) {
       const how = options.espruino !== undefined ? "--espruino " : "ESPRUINO=";
-      process.stderr.write(how + named + ": " + why + "; name Espruino's Linux build (ESPRUINO=$(../shared/espruino/build.sh | tail -1))\n");
-      process.exit(2);
+      throw new CommandFailure(how + named + ": " + why + "; name Espruino's Linux build (ESPRUINO=$(../shared/espruino/build.sh | tail -1))", 2);
     }
   }
   const json = options.json === true;
@@ -124,8 +99,7 @@ async function main(): Promise<void> {
   if (options["write-figures"] === true) {
     const firmware = result.firmware ?? {};
     if (typeof firmware.skipped === "string") {
-      process.stderr.write("--write-figures needs the firmware section, which did not run: " + firmware.skipped + "\n");
-      process.exit(2);
+      throw new CommandFailure("--write-figures needs the firmware section, which did not run: " + firmware.skipped, 2);
     }
     writeFiguresPage(result);
   }
@@ -197,4 +171,3 @@ function formatValue(v: unknown): string {
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
-main().catch((e: unknown) => failUnexpected(PROGRAM, e));

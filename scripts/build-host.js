@@ -7,30 +7,27 @@
  */
 import { relative } from "node:path";
 import { buildHost, HostBuildUnavailable, hostDir } from "./lib/hostBuild.js";
-import { versionLine, wantsHelp, wantsVersion } from "./lib/processEdges.js";
+import { runCommand } from "./lib/command.js";
 
-const args = process.argv.slice(2);
-if (wantsVersion(args)) {
-  process.stdout.write(versionLine("build-host") + "\n");
-  process.exit(0);
-}
-if (wantsHelp(args)) {
-  process.stdout.write(
-    "usage: node scripts/build-host.js   (npm runs it as `prepare`)\n\n" +
-      "Compiles pet-save and the desktop host of npm start to dist/host/ with esbuild. The launchers\n" +
-      "recompile by themselves when a source changed, so this is only needed after an install.\n\n" +
-      "exit status: 0 compiled (or esbuild not installed: skipped, said on stderr), 1 the compile failed\n",
-  );
-  process.exit(0);
-}
-try {
-  const inputs = await buildHost();
-  process.stdout.write("compiled the desktop tools into " + relative(process.cwd(), hostDir()) + "/ (" + inputs.length + " source files)\n");
-} catch (e) {
-  if (e instanceof HostBuildUnavailable) {
-    process.stderr.write("skipped compiling the desktop tools: esbuild (a dev dependency) is not installed\n");
-    process.exit(0);
-  }
-  process.stderr.write("compiling the desktop tools failed: " + (e instanceof Error ? e.message : String(e)) + "\n");
-  process.exit(1);
-}
+await runCommand({
+  program: "build-host",
+  usage: "usage: node scripts/build-host.js   (npm runs it as `prepare`)",
+  about: `
+Compiles pet-save and the desktop host of npm start to dist/host/ with esbuild. The launchers
+recompile by themselves when a source changed, so this is only needed after an install.`,
+  examples: ["node scripts/build-host.js"],
+  exits: [
+    [0, "compiled (or esbuild not installed: skipped, said on stderr)"],
+    [1, "the compile failed"],
+  ],
+  failurePrefix: "compiling the desktop tools failed: ",
+  async run() {
+    try {
+      const inputs = await buildHost();
+      process.stdout.write("compiled the desktop tools into " + relative(process.cwd(), hostDir()) + "/ (" + inputs.length + " source files)\n");
+    } catch (e) {
+      if (!(e instanceof HostBuildUnavailable)) throw e;
+      process.stderr.write("skipped compiling the desktop tools: esbuild (a dev dependency) is not installed\n");
+    }
+  },
+});

@@ -9,78 +9,55 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { ROOT } from "./lib/build.js";
-import { guardOutput, versionLine, wantsVersion } from "./lib/processEdges.js";
+import { runCommand } from "./lib/command.js";
 
-const PROGRAM = "npm run screenshot:web";
-const USAGE = "usage: npm run screenshot:web -- [--out FILE] [--phone]";
-const HELP = `${USAGE}
-
+await runCommand({
+  program: "npm run screenshot:web",
+  usage: "usage: npm run screenshot:web -- [--out FILE] [--phone]",
+  about: `
 Builds the companion page, opens it in headless Chromium on a fresh profile, presses the button once
 and writes the picture the README shows (docs/web-page.png). Needs Chromium (/usr/bin/chromium, or
-CHROMIUM=path).
+CHROMIUM=path).`,
+  options: [
+    { name: "out", value: "FILE", help: "where to write the PNG (default docs/web-page.png)" },
+    { name: "phone", help: "a phone-sized window (390 x 844) instead of 1280 x 760" },
+  ],
+  examples: ["npm run screenshot:web -- --phone --out /tmp/phone.png"],
+  exits: [
+    [0, "written"],
+    [1, "the page, the browser or the picture failed"],
+  ],
+  run: shoot,
+});
 
-options:
-  --out FILE   where to write the PNG (default docs/web-page.png)
-  --phone      a phone-sized window (390 x 844) instead of 1280 x 760
-  --version    print the version
-  -h, --help   this help
-
-example:
-  npm run screenshot:web -- --phone --out /tmp/phone.png
-
-exit status:
-  0  written
-  1  the page, the browser or the picture failed
-  2  bad usage
-`;
-
-guardOutput(PROGRAM);
-if (wantsVersion(process.argv.slice(2))) {
-  process.stdout.write(versionLine(PROGRAM) + "\n");
-  process.exit(0);
-}
-let values;
-try {
-  values = parseArgs({ args: process.argv.slice(2), options: { out: { type: "string" }, phone: { type: "boolean" }, help: { type: "boolean", short: "h" }, version: { type: "boolean" } }, strict: true }).values;
-} catch (e) {
-  process.stderr.write((e instanceof Error ? e.message : String(e)) + "\n" + USAGE + "\n");
-  process.exit(2);
-}
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
-// Loaded only now: Chromium's driver takes a second to load, which --help and --version need not wait for.
-const [{ buildWeb }, { serveStatic }, { launchChromium }] = await Promise.all([import("./lib/buildWeb.js"), import("./lib/staticServer.js"), import("./lib/chromium.js")]);
-const out = resolve(values.out || join(ROOT, "docs", "web-page.png"));
-const viewport = values.phone ? { width: 390, height: 844 } : { width: 1280, height: 760 };
-
-const dir = mkdtempSync(join(tmpdir(), "pet-shot-"));
-let server = null;
-let browser = null;
-try {
-  await buildWeb({ outDir: dir });
-  server = await serveStatic(dir);
-  browser = await launchChromium({ viewport, deviceScaleFactor: 1 });
-  const page = await browser.context.newPage();
-  await page.goto(server.url);
-  await page.waitForSelector("body[data-sim=running]");
-  await page.waitForSelector("#sim-saved[data-name]");
-  // One press, as a person would (Space on the focused button): the pet starts playing and the
-  // picture shows a changed face.
-  await page.focus("#sim-button");
-  await page.keyboard.press(" ", { delay: 150 });
-  await page.waitForFunction(() => (document.getElementById("sim-status")?.textContent || "").includes("playing"));
-  await page.waitForTimeout(300); // let the next redraw (every 100 ms) paint the new face
-  await page.screenshot({ path: out, fullPage: false });
-  process.stdout.write("wrote " + out + "\n");
-} catch (e) {
-  process.stderr.write((e instanceof Error ? e.message : String(e)) + "\n");
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close();
-  if (server) await server.close();
-  rmSync(dir, { recursive: true, force: true });
+async function shoot(values) {
+  // Loaded only now: Chromium's driver takes a second to load, which --help and --version need not wait for.
+  const [{ buildWeb }, { serveStatic }, { launchChromium }] = await Promise.all([import("./lib/buildWeb.js"), import("./lib/staticServer.js"), import("./lib/chromium.js")]);
+  const out = resolve(values.out || join(ROOT, "docs", "web-page.png"));
+  const viewport = values.phone ? { width: 390, height: 844 } : { width: 1280, height: 760 };
+  const dir = mkdtempSync(join(tmpdir(), "pet-shot-"));
+  let server = null;
+  let browser = null;
+  try {
+    await buildWeb({ outDir: dir });
+    server = await serveStatic(dir);
+    browser = await launchChromium({ viewport, deviceScaleFactor: 1 });
+    const page = await browser.context.newPage();
+    await page.goto(server.url);
+    await page.waitForSelector("body[data-sim=running]");
+    await page.waitForSelector("#sim-saved[data-name]");
+    // One press, as a person would (Space on the focused button): the pet starts playing and the
+    // picture shows a changed face.
+    await page.focus("#sim-button");
+    await page.keyboard.press(" ", { delay: 150 });
+    await page.waitForFunction(() => (document.getElementById("sim-status")?.textContent || "").includes("playing"));
+    await page.waitForTimeout(300); // let the next redraw (every 100 ms) paint the new face
+    await page.screenshot({ path: out, fullPage: false });
+    process.stdout.write("wrote " + out + "\n");
+  } finally {
+    if (browser) await browser.close();
+    if (server) await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

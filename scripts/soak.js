@@ -9,11 +9,9 @@
  *   npm run soak -- --espruino PATH [--rounds N] [--json]
  */
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { buildFirmware } from "./lib/build.js";
 import { checkBundle, formatFindings } from "./lib/bundleCheck.js";
-import { freshHostBundle } from "./lib/hostBuild.js";
-import { failUnexpected } from "./lib/processEdges.js";
+import { runHostCommand } from "./lib/command.js";
 
 /** The firmware for the profile file `profile`, built into `dir` and checked as an upload checks it. */
 async function firmwareFor(profile, dir) {
@@ -23,11 +21,5 @@ async function firmwareFor(profile, dir) {
   return built.outFile;
 }
 
-try {
-  const { soakMain } = await import(pathToFileURL(await freshHostBundle("soak")).href);
-  process.exitCode = await soakMain(process.argv.slice(2), undefined, { firmwareFor });
-} catch (e) {
-  failUnexpected("npm run soak", e);
-}
-// The serial port or an interpreter's console may still hold the loop open.
-process.exit(process.exitCode);
+// exitWhenDone: the serial port or an interpreter's console may still hold the loop open.
+await runHostCommand({ program: "npm run soak", bundle: "soak", guard: false, exitWhenDone: true, main: (m, argv) => m.soakMain(argv, undefined, { firmwareFor }) });

@@ -8,11 +8,9 @@
  * says so in one line on stderr, then does the upload all the same. "flash" now names only the pet's
  * own region of flash memory.
  */
-import { pathToFileURL } from "node:url";
 import { buildFirmware } from "./lib/build.js";
 import { checkBundle, formatFindings } from "./lib/bundleCheck.js";
-import { freshHostBundle } from "./lib/hostBuild.js";
-import { failUnexpected } from "./lib/processEdges.js";
+import { runHostCommand } from "./lib/command.js";
 
 /** The build the upload asks for: built, then checked; an unsafe bundle is an error and goes nowhere. */
 async function build({ board, outFile, entry }) {
@@ -23,9 +21,4 @@ async function build({ board, outFile, entry }) {
 }
 
 if (process.env.npm_lifecycle_event === "flash") process.stderr.write("`npm run flash` is now `npm run upload`\n");
-try {
-  const { uploadMain } = await import(pathToFileURL(await freshHostBundle("upload")).href);
-  process.exitCode = await uploadMain(process.argv.slice(2), { build });
-} catch (e) {
-  failUnexpected("npm run upload", e);
-}
+await runHostCommand({ program: "npm run upload", bundle: "upload", guard: false, main: (m, argv) => m.uploadMain(argv, { build }) });

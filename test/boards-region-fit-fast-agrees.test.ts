@@ -10,7 +10,9 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkBoardProfile, type DeviceBoardProfile } from "../src/boards/boardProfile";
-import { expectedStorageSizes, FIT, regionVerdict, type BoardReport, type FlashArea } from "../src/boards/boardFit";
+import { FIT, regionVerdict, type BoardReport } from "../src/boards/boardFit";
+import { expectedStorageSizes } from "../src/boards/boardProfile";
+import type { FlashArea } from "../src/storage/flash";
 import { misfitCode, regionMisfit } from "../src/boards/regionFit";
 
 const BOARDS = join(__dirname, "..", "boards");

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { COMMANDS, main, type CliIo } from "../src/host/node/cli";
-import { describeStatus, type LoadStatus } from "../src/save";
+import { describeStatus, type LoadStatus } from "../src/save/status";
 
 const GOLDEN = fileURLToPath(new URL("./golden", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pet-save-cli-"));

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../src/host/node/cli";
-import type { RegionJson } from "../src/host/node/cli/inspect";
+import type { RegionJson } from "../src/inspect/regionReport";
 import {
   cleanImage,
   foreignImage,

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openConsole, startEspruino, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { main } from "../src/host/node/cli";
-import type { RegionJson } from "../src/host/node/cli/inspect";
+import type { RegionJson } from "../src/inspect/regionReport";
 import { memoryIo, petPayload, rotten } from "./region-tools-fixtures";
 import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO, type InterpreterProfile } from "./espruino-interpreter";
 

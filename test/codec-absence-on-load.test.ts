@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ABSENCE_CLAMP_MS, loadWorld, saveWorld } from "../src/save";
+import { loadWorld, saveWorld } from "../src/save/codec";
+import { ABSENCE_CLAMP_MS } from "../src/save/layout";
 import type { World } from "../src/core/types";
 import type { U64 } from "../src/core/u64";
 import { clockBig, fromBig, toBig, U64_MAX_BIG, validWorld } from "./core-arbitraries";

@@ -4,7 +4,8 @@
  */
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { describeStatus, LOAD_STATUSES, loadWorld, type LoadStatus } from "../src/save";
+import { loadWorld } from "../src/save/codec";
+import { describeStatus, LOAD_STATUSES, type LoadStatus } from "../src/save/status";
 
 /** A valid payload for pet "Bo": elapsed 5000, saved at 1000 (byte-level, built with Buffer). */
 function base(): Buffer {

@@ -15,7 +15,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, type CliIo } from "../src/host/node/cli";
 import { bytesToHex } from "../src/core/hex";
-import { LOAD_STATUSES, loadWorld, saveWorld, type LoadStatus } from "../src/save";
+import { loadWorld, saveWorld } from "../src/save/codec";
+import { LOAD_STATUSES, type LoadStatus } from "../src/save/status";
 import { clockBig, fromBig, U64_MAX_BIG, validWorld } from "./core-arbitraries";
 
 const SOURCE = fileURLToPath(new URL("../tools/c-reader/pet_save_read.c", import.meta.url));

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadWorld, saveWorld } from "../src/save";
+import { loadWorld, saveWorld } from "../src/save/codec";
 import { hexToBytes } from "../src/core/hex";
 import type { World } from "../src/core/types";
 import { validWorld } from "./core-arbitraries";

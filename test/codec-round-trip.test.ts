@@ -6,7 +6,8 @@
 import { crc32 as zlibCrc32 } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadWorld, saveWorld, PAYLOAD_LENGTH } from "../src/save";
+import { loadWorld, saveWorld } from "../src/save/codec";
+import { PAYLOAD_LENGTH } from "../src/save/layout";
 import type { World } from "../src/core/types";
 import { clockBig, fromBig, toBig, validWorld } from "./core-arbitraries";
 

@@ -8,7 +8,7 @@
 import { crc32 as zlibCrc32 } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadWorld, saveWorld } from "../src/save";
+import { loadWorld, saveWorld } from "../src/save/codec";
 import type { World } from "../src/core/types";
 import { clockBig, fromBig, toBig, U64_MAX_BIG } from "./core-arbitraries";
 

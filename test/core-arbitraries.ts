@@ -2,10 +2,15 @@
 import fc from "fast-check";
 import type { World } from "../src/core/types";
 import type { U64 } from "../src/core/u64";
+import { copyWorld } from "../src/core/world";
 
 export const U64_MAX_BIG = (1n << 64n) - 1n;
+/** 2^64 - 1 as a U64. */
+export const U64_MAX: U64 = { hi: 0xffffffff, lo: 0xffffffff };
 export const toBig = (v: U64): bigint => (BigInt(v.hi) << 32n) | BigInt(v.lo);
 export const fromBig = (b: bigint): U64 => ({ hi: Number(b >> 32n), lo: Number(b & 0xffffffffn) });
+/** A copy of a world to compare against after a call (its name bytes copied; u64 values are never changed in place). */
+export const cloneWorld = (w: World): World => copyWorld({} as World, w);
 
 /** A clock value, biased towards zero, the 2^32 and 2^53 borders and the top of the range. */
 export const clockBig = fc.oneof(

@@ -1,10 +1,11 @@
 /**
  * src/core/bytes.ts answers the same through Espruino's built-ins (E.sum, E.toString, E.mapInPlace,
- * here the desktop host's imitation of them) as through its plain loops, for any bytes; and an `E`
+ * here the desktop host's imitation of them) as through its plain loops, for any bytes (and each
+ * test counts the built-ins' calls, so that it cannot pass with the plain loop twice); and an `E`
  * that is only a plain object with E.CRC32 (as several tests install) never sends it down the
  * native path, where Object.prototype.toString would make every two arrays look equal.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { allErased, byteKinds, byteString, byteSum, bytesEqual, bytesToHex, joinBytes, pickWords } from "../src/core/bytes";
 import { createEspruinoE } from "../src/host/emulator/espruinoE";
@@ -14,18 +15,33 @@ afterEach(() => {
   delete g.E;
 });
 
+/** Calls of each built-in during the native runs since the last reset: the native path really ran. */
+const nativeCalls = new Map<string, number>();
+
 function both<T>(fn: () => T): { plain: T; native: T } {
   delete g.E;
   const plain = fn();
   // E.toUint8Array of an array of byte arrays, as the interpreter flattens it (the emulator leaves
   // it out: its string form differs between interpreter builds, see src/host/espruino/env.ts).
-  g.E = Object.assign(createEspruinoE(), {
+  const e = Object.assign(createEspruinoE(), {
     toUint8Array: (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p))),
-  });
+  }) as unknown as Record<string, unknown>;
+  for (const name of ["sum", "toString", "mapInPlace", "toUint8Array"]) {
+    const f = e[name] as (...args: unknown[]) => unknown;
+    e[name] = (...args: unknown[]) => {
+      nativeCalls.set(name, (nativeCalls.get(name) ?? 0) + 1);
+      return f.apply(e, args);
+    };
+  }
+  g.E = e;
   const native = fn();
   delete g.E;
   return { plain, native };
 }
+
+beforeEach(() => {
+  nativeCalls.clear();
+});
 
 const bytes = fc.uint8Array({ minLength: 0, maxLength: 300 });
 
@@ -40,6 +56,9 @@ describe("native and plain paths agree", () => {
       }),
       { numRuns: 400 },
     );
+    // Each ran its native form: E.sum for the sum and the erased test, E.mapInPlace and E.toString for hex.
+    expect(nativeCalls.get("sum")).toBeGreaterThanOrEqual(2 * 400);
+    expect(nativeCalls.get("mapInPlace")).toBeGreaterThanOrEqual(350);
   });
 
   it("byteString: one character a byte, of the byte's value", () => {
@@ -51,6 +70,7 @@ describe("native and plain paths agree", () => {
       }),
       { numRuns: 400 },
     );
+    expect(nativeCalls.get("toString")).toBeGreaterThanOrEqual(400);
   });
 
   it("bytesEqual on equal arrays, one-byte differences and different lengths", () => {
@@ -65,6 +85,7 @@ describe("native and plain paths agree", () => {
       }),
       { numRuns: 400 },
     );
+    expect(nativeCalls.get("toString")).toBeGreaterThanOrEqual(400);
   });
 });
 
@@ -98,6 +119,7 @@ describe("byteKinds and joinBytes", () => {
       }),
       { numRuns: 200 },
     );
+    expect(nativeCalls.get("mapInPlace")).toBeGreaterThanOrEqual(150);
   });
 
   it("joinBytes puts the arrays one after another", () => {
@@ -109,6 +131,7 @@ describe("byteKinds and joinBytes", () => {
       }),
       { numRuns: 200 },
     );
+    expect(nativeCalls.get("toUint8Array")).toBe(200);
   });
 });
 

@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { updateWorld } from "../src/core/rules";
 import type { PetEvent, World } from "../src/core/types";
-import { cloneWorld, validateWorld } from "../src/core/world";
-import { U64_MAX_BIG, fromBig, goodDelta, maybeEvent, toBig, validWorld } from "./core-arbitraries";
+import { validateWorld } from "../src/core/world";
+import { U64_MAX_BIG, fromBig, goodDelta, maybeEvent, toBig, validWorld, cloneWorld } from "./core-arbitraries";
 import { EXPECTED_ACTIVITY_ROWS, EXPECTED_EVENT_ROWS, EXPECTED_EXPRESSION_ROWS, expectedIndex } from "./core-expected-rules";
 
 interface Model {

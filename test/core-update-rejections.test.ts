@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { updateWorld } from "../src/core/rules";
 import type { PetEvent, World } from "../src/core/types";
-import { MAX_SAFE, U64_MAX } from "../src/core/u64";
+import { MAX_SAFE } from "../src/core/u64";
+import { U64_MAX } from "./core-arbitraries";
 import { createWorld } from "../src/core/world";
 import { U64_MAX_BIG, fromBig, toBig, validWorld } from "./core-arbitraries";
 

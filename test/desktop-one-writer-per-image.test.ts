@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildDesktopBundle, startDesktop, type Desktop } from "./desktop-process";
 import { main } from "../src/host/node/cli";
-import type { RegionJson } from "../src/host/node/cli/inspect";
+import type { RegionJson } from "../src/inspect/regionReport";
 import { memoryIo } from "./region-tools-fixtures";
 
 let dir = "";

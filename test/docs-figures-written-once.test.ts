@@ -3,7 +3,8 @@
  * docs/figures.md from it (scripts/bench/figuresPage.ts), and every other page points there. This
  * holds the page to its data (a hand edit of either shows as a difference), checks that the data is
  * a real interpreter run, and looks for the current headline figures anywhere else in the docs and
- * the README, where they would be copies that drift (the speed notes' dated history aside).
+ * the README, where they would be copies that drift. Dated history (figures of earlier code, never
+ * updated) lives in CHANGELOG.md, which is not searched.
  */
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
@@ -31,17 +32,6 @@ describe("docs/figures.md", () => {
   });
 });
 
-/**
- * A page without its "Past rounds" section (docs/speed.md): dated figures of earlier code, never
- * updated, which a figure of today's may equal by chance without being a copy of it.
- */
-function withoutHistory(text: string): string {
-  const start = text.indexOf("\n## Past rounds");
-  if (start < 0) return text;
-  const end = text.indexOf("\n## ", start + 1);
-  return text.slice(0, start) + (end < 0 ? "" : text.slice(end));
-}
-
 describe("the README and the other docs", () => {
   /** The current headline figures, as a person copying them by hand would write them. */
   function headline(): string[] {
@@ -68,7 +58,7 @@ describe("the README and the other docs", () => {
     const figures = headline();
     expect(figures.length).toBeGreaterThan(10);
     for (const page of pages) {
-      const text = withoutHistory(readFileSync(join(ROOT, page), "utf8"));
+      const text = readFileSync(join(ROOT, page), "utf8");
       for (const figure of figures) {
         // A figure stands alone: not part of a longer number ("1 267" inside "11 267").
         const re = new RegExp("(^|[^0-9.])" + figure.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[ \u202f\u00a0]") + "(?![0-9])");
@@ -78,10 +68,11 @@ describe("the README and the other docs", () => {
     expect(copies).toEqual([]);
   });
 
-  it("leaves out only the dated history of the speed notes", () => {
-    const page = "intro 1.00x\n## Past rounds\nround 1: 2.00x\n## After\nnow 3.00x\n";
-    expect(withoutHistory(page)).toBe("intro 1.00x\n## After\nnow 3.00x\n");
-    expect(readFileSync(join(DOCS, "speed.md"), "utf8")).toContain("\n## Past rounds");
+  it("hold no dated history: the rounds of earlier work are in CHANGELOG.md", () => {
+    const pages = ["README.md", ...readdirSync(DOCS).filter((f) => f.endsWith(".md")).map((f) => "docs/" + f)];
+    const dated = pages.filter((page) => /^#+ .*\(\d{4}-\d{2}-\d{2}/m.test(readFileSync(join(ROOT, page), "utf8")));
+    expect(dated).toEqual([]);
+    expect(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8")).toMatch(/^#### Issue 8 \(2026-11-30 to 2026-12-01\)/m);
   });
 
   it("the check finds a copied figure", () => {

@@ -15,7 +15,7 @@ import { startPet } from "../firmware/app";
 import { fakeEnv, newFlash, plainSlotLog, rawFlashOver, testBoard, type FakeEnv } from "./firmware-fakes";
 import { createWorld } from "../src/core/world";
 import { loadWorld, saveWorld } from "../src/save/codec";
-import { U64_MAX } from "../src/core/u64";
+import { U64_MAX } from "./core-arbitraries";
 import type { World } from "../src/core/types";
 import type { NorFlashSim } from "../src/storage/norFlashSim";
 import { MAX_HEX_TEXT, type PetConsole } from "../firmware/petConsole";

@@ -10,7 +10,7 @@ import { loadWorld, saveWorld } from "../src/save/codec";
 import { createWorld } from "../src/core/world";
 import { nameFromString } from "../src/core/name";
 import type { NorFlashSim } from "../src/storage/norFlashSim";
-import { U64_MAX } from "../src/core/u64";
+import { U64_MAX } from "./core-arbitraries";
 import { bytesToHex } from "../src/core/hex";
 
 const JULY_2026 = Date.UTC(2026, 6, 1);

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { crc32 as zlibCrc32 } from "node:zlib";
-import { RESTORE_RETRY_MS, startPet } from "../firmware/app";
+import { startPet } from "../firmware/app";
+import { RESTORE_RETRY_MS } from "../firmware/runningPet";
 import { LONG_PRESS_MS } from "../firmware/button";
 import { bootPet, fakeEnv, newFlash, pressButton, rawFlashOver, REGION, testBoard, plainSlotLog } from "./firmware-fakes";
 import { createWorld } from "../src/core/world";

@@ -2,8 +2,9 @@
  * Every npm script's entry answers --help (its options, an example, its exit statuses) and
  * --version ("<program> <version>") with status 0 before doing anything else, and a bad option is a
  * usage error (status 2). `npm run bench -- --espruino PATH` with no interpreter at PATH is an
- * error, not a run whose firmware section quietly says it was skipped. (`npm start` and pet-save
- * have their own tests; `npm run flash`, the upload's old name, runs the same entry as upload.)
+ * error, not a run whose firmware section quietly says it was skipped. (pet-save has its own tests;
+ * `npm run flash`, the upload's old name, runs the same entry as upload.) The entries in scripts/
+ * share one runner, scripts/lib/command.js (test/scripts-command-runner.test.ts).
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -16,6 +17,7 @@ const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 
 /** The entries: program name as --version prints it, and how to run it. */
 const ENTRIES: [string, string[]][] = [
+  ["npm start", [process.execPath, join(ROOT, "scripts", "start.js")]],
   ["npm run build", [process.execPath, join(ROOT, "scripts", "build.js")]],
   ["npm run web", [process.execPath, join(ROOT, "scripts", "web.js")]],
   ["npm run build:web", [process.execPath, join(ROOT, "scripts", "build-web.js")]],

@@ -21,6 +21,9 @@ import { ESP32, SMALL, type Geometry, crcValid, firstDifference, makePayload, ne
 const SEQS = [0, 1, 2, 3, 7, 0x7ffffffe, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff];
 
 const headerArb = fc.oneof(
+  // A log as it is most of the time (small sequence numbers, its sectors' headers whole), where the
+  // quick scan answers; then the edges and the damage where it must leave the answer to the full scan.
+  { weight: 6, arbitrary: fc.oneof(fc.record({ kind: fc.constant("valid" as const), seq: fc.nat({ max: 40 }) }), fc.record({ kind: fc.constant("erased" as const) })) },
   fc.record({ kind: fc.constant("valid" as const), seq: fc.oneof(fc.constantFrom(...SEQS), fc.nat({ max: 40 })) }),
   fc.record({ kind: fc.constant("erased" as const) }),
   fc.record({ kind: fc.constant("torn" as const), seq: fc.oneof(fc.constantFrom(...SEQS), fc.nat({ max: 40 })), bits: fc.uint8Array({ minLength: 12, maxLength: 12 }) }),
@@ -103,8 +106,11 @@ describe("the boot's quick scan answers what the full scan answers", () => {
   // never ran it would prove nothing.
   it("on random four-sector regions", () => {
     let quick = 0;
-    fc.assert(fc.property(fc.array(sectorArb, { minLength: 4, maxLength: 4 }), (plans) => void (agree(SMALL, plans) && quick++)), { numRuns: Number(process.env.QUICK_SCAN_RUNS ?? 600) });
-    expect(quick).toBeGreaterThan(0);
+    const runs = Number(process.env.QUICK_SCAN_RUNS ?? 600);
+    fc.assert(fc.property(fc.array(sectorArb, { minLength: 4, maxLength: 4 }), (plans) => void (agree(SMALL, plans) && quick++)), { numRuns: runs });
+    // Both paths came up often: the quick one in a good share of the regions, the full one in the rest.
+    expect(quick).toBeGreaterThan(runs / 5);
+    expect(runs - quick).toBeGreaterThan(runs / 5);
   });
 
   it("when the largest word is 2^31 - 1 and an earlier sector holds a valid 0xFFFFFFFF (2^31 apart: neither is newer)", () => {
@@ -122,8 +128,9 @@ describe("the boot's quick scan answers what the full scan answers", () => {
 
   it("on random sixteen-sector (ESP32) regions", () => {
     let quick = 0;
-    fc.assert(fc.property(fc.array(sectorArb, { minLength: 1, maxLength: 16 }), (plans) => void (agree(ESP32, plans) && quick++)), { numRuns: Math.ceil(Number(process.env.QUICK_SCAN_RUNS ?? 600) / 10) });
-    expect(quick).toBeGreaterThan(0);
+    const runs = Math.ceil(Number(process.env.QUICK_SCAN_RUNS ?? 600) / 10);
+    fc.assert(fc.property(fc.array(sectorArb, { minLength: 1, maxLength: 16 }), (plans) => void (agree(ESP32, plans) && quick++)), { numRuns: runs });
+    expect(quick).toBeGreaterThan(2);
   });
 
   it("picks each sector's sequence word: SEQ_WORDS is word 1 of every HEADER_WORDS", () => {

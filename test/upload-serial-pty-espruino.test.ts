@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openConsole, startEspruino, TELNET_HOST, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
 import { main } from "../src/host/node/cli";
-import type { RegionJson } from "../src/host/node/cli/inspect";
+import type { RegionJson } from "../src/inspect/regionReport";
 import { memoryIo, petPayload } from "./region-tools-fixtures";
 import { portList, runNode, startFakeBoard, type FakeBoard } from "./serial-fake-board";
 import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";

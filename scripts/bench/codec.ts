@@ -7,7 +7,9 @@
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { createWorld } from "../../src/core/world";
 import { nameFromString } from "../../src/core/name";
-import { crc32, crc32Bitwise, loadWorld, saveWorld, CRC_COVERED_LENGTH } from "../../src/save";
+import { loadWorld, saveWorld } from "../../src/save/codec";
+import { crc32, crc32Bitwise } from "../../src/save/crc32";
+import { CRC_COVERED_LENGTH } from "../../src/save/layout";
 import type { World } from "../../src/core/types";
 
 const ROUNDS = 41;

@@ -3,24 +3,16 @@
  * and the worst boot seen in a power-cut sweep. All figures are counts from NorFlashSim and from
  * SlotLog's own validity-check counter, so they are exact and repeatable (no timings).
  */
-import { crc32 } from "node:zlib";
 import { NorFlashSim } from "../../src/storage/norFlashSim";
 import { computeLayout } from "../../src/storage/regionLayout";
 import { createSlotLog, SlotLog } from "../../src/storage/slotLog";
-import { ALL_TEARS, emptyReport, forkSweep, replaySweep } from "../../src/storage/powerCut";
-import { cutStorm } from "../../src/storage/powerCut";
-import { makePayload } from "../../src/storage/powerCut";
+import { ALL_TEARS, crcValid, cutStorm, emptyReport, forkSweep, makePayload, PAYLOAD, replaySweep } from "../../src/storage/powerCut";
 
 const REGION = { address: 0x310000, size: 65536, sectorSize: 4096 };
 const SMALL = { address: 0x1000, size: 2048, sectorSize: 512 };
 
-function isValid(p: Uint8Array): boolean {
-  const stored = (p[80]! | (p[81]! << 8) | (p[82]! << 16) | (p[83]! << 24)) >>> 0;
-  return p.length === 84 && crc32(p.subarray(0, 80)) === stored;
-}
-
 function newLog(sim: NorFlashSim): SlotLog {
-  return createSlotLog({ ...REGION, flash: sim, isValidPayload: isValid }).log!;
+  return createSlotLog({ ...REGION, flash: sim, isValidPayload: crcValid }).log!;
 }
 
 function bootFigures(saves: number): { bytesRead: number; checks: number; reads: number } {
@@ -77,7 +69,7 @@ export async function run(): Promise<Record<string, unknown>> {
     slotsPerSector: layout.slotsPerSector,
     saves,
     erasesPer1000Saves: Math.round((erases * 1000 * 100) / saves) / 100,
-    erasesPer1000SavesFloor: Math.round((1000 * 84 * 100) / REGION.sectorSize) / 100,
+    erasesPer1000SavesFloor: Math.round((1000 * PAYLOAD * 100) / REGION.sectorSize) / 100,
     eraseCountMin: Math.min(...counts),
     eraseCountMax: Math.max(...counts),
     bytesProgrammedPerSave: Math.round((sim.stats.bytesWritten / saves) * 100) / 100,

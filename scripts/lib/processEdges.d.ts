@@ -1,6 +1,5 @@
 export function versionLine(program: string): string;
 export function wantsVersion(args: string[]): boolean;
-export function wantsHelp(args: string[]): boolean;
 export function systemErrorText(e: unknown): string;
 export function failWith(program: string, text: string): never;
 export function guardOutput(program: string, options?: { onClosed?: () => void }): void;

@@ -36,15 +36,6 @@ export function wantsVersion(args) {
   return false;
 }
 
-/** True when `args` ask for help (`--help` or `-h` anywhere before a `--`). */
-export function wantsHelp(args) {
-  for (const a of args) {
-    if (a === "--") return false;
-    if (a === "--help" || a === "-h") return true;
-  }
-  return false;
-}
-
 /** A system error as a short cause and, where there is one, what to do about it. */
 export function systemErrorText(e) {
   const code = e && typeof e === "object" && typeof e.code === "string" ? e.code : "";

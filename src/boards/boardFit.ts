@@ -46,11 +46,7 @@
  * Host-neutral: no Node, no DOM. Not bundled into the firmware (it carries regionFit.ts instead).
  */
 import { expectedStorageSizes, type DeviceBoardProfile, type FlashRange, type PetRegion } from "./boardProfile";
-
-export { expectedStorageSizes } from "./boardProfile";
 import type { FlashArea } from "../storage/flash";
-
-export type { FlashArea } from "../storage/flash";
 
 /** What a board says of itself when asked reportExpression(region). */
 export interface BoardReport {

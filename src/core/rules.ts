@@ -34,7 +34,7 @@ export const RESTING_EXPRESSION: readonly number[] = [Expression.Neutral, Expres
 
 /**
  * Exactly four candidates for the activity after each one: activity a's at 4a to 4a + 3, in order;
- * chooseNextActivity picks one by index 0..3.
+ * updateWorld picks one by nextActivityIndex (0..3).
  */
 export const NEXT_ACTIVITY: Uint8Array = new Uint8Array([
   Activity.Wandering, Activity.Wandering, Activity.Eating, Activity.Sleeping, // after Idle
@@ -89,11 +89,6 @@ export function nextActivityIndex(elapsed: U64, updateCount: U64): number {
   x ^= x >>> 17;
   x ^= x << 5;
   return (x >>> 0) & 3;
-}
-
-/** The activity that follows `activity` (a known one), chosen from its four NEXT_ACTIVITY candidates by nextActivityIndex. */
-export function chooseNextActivity(activity: number, elapsed: U64, updateCount: U64): number {
-  return NEXT_ACTIVITY[activity * 4 + nextActivityIndex(elapsed, updateCount)] as number;
 }
 
 /**

@@ -13,7 +13,6 @@ export const Activity = {
   Playing: 3,
   Sleeping: 4,
 } as const;
-export type ActivityValue = (typeof Activity)[keyof typeof Activity];
 /** Lower-case names by value, for display and `pet-save decode --json` (`activityName`). */
 export const ACTIVITY_NAMES = ["idle", "wandering", "eating", "playing", "sleeping"];
 
@@ -26,7 +25,6 @@ export const Expression = {
   Grumpy: 4,
   Curious: 5,
 } as const;
-export type ExpressionValue = (typeof Expression)[keyof typeof Expression];
 /** Lower-case names by value (`expressionName`). */
 export const EXPRESSION_NAMES = ["neutral", "happy", "sleepy", "surprised", "grumpy", "curious"];
 

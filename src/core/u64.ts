@@ -21,15 +21,9 @@ export const TWO_POW_32 = 4294967296;
 export const MAX_SAFE = 9007199254740991;
 
 export const U64_ZERO: U64 = { hi: 0, lo: 0 };
-export const U64_MAX: U64 = { hi: 0xffffffff, lo: 0xffffffff };
 
 function isU32(n: unknown): boolean {
   return typeof n === "number" && n >= 0 && n < TWO_POW_32 && Math.floor(n) === n;
-}
-
-/** A U64 from its halves; the halves must already be u32 values. */
-export function u64(hi: number, lo: number): U64 {
-  return { hi: hi, lo: lo };
 }
 
 /** True when `v` is a well-formed U64 (both halves integral u32 values). */
@@ -60,44 +54,11 @@ export function u64IsZero(v: U64): boolean {
   return v.hi === 0 && v.lo === 0;
 }
 
-export function u64Equal(a: U64, b: U64): boolean {
-  return a.hi === b.hi && a.lo === b.lo;
-}
-
 /** -1, 0 or 1 as a is below, equal to or above b. */
 export function u64Compare(a: U64, b: U64): number {
   if (a.hi !== b.hi) return a.hi < b.hi ? -1 : 1;
   if (a.lo !== b.lo) return a.lo < b.lo ? -1 : 1;
   return 0;
-}
-
-export function u64Min(a: U64, b: U64): U64 {
-  return u64Compare(a, b) <= 0 ? a : b;
-}
-
-/** a + b, or null when the sum passes 2^64 - 1 (overflow is rejected, never wrapped). */
-export function u64Add(a: U64, b: U64): U64 | null {
-  let lo = a.lo + b.lo;
-  let carry = 0;
-  if (lo >= TWO_POW_32) {
-    lo -= TWO_POW_32;
-    carry = 1;
-  }
-  const hi = a.hi + b.hi + carry;
-  if (hi >= TWO_POW_32) return null;
-  return { hi: hi, lo: lo };
-}
-
-/** a - b, or null when b is greater than a. */
-export function u64Sub(a: U64, b: U64): U64 | null {
-  if (u64Compare(a, b) < 0) return null;
-  let lo = a.lo - b.lo;
-  let borrow = 0;
-  if (lo < 0) {
-    lo += TWO_POW_32;
-    borrow = 1;
-  }
-  return { hi: a.hi - b.hi - borrow, lo: lo };
 }
 
 /** The decimal digits of v, without sign or leading zeros ("0" for zero). */
@@ -139,34 +100,4 @@ export function u64FromDecimal(s: string): U64 | null {
     if (hi >= TWO_POW_32) return null;
   }
   return { hi: hi, lo: lo };
-}
-
-/** Reads a little-endian u64 at `offset`; the caller guarantees 8 bytes are there. */
-export function readU64LE(bytes: Uint8Array, offset: number): U64 {
-  return { hi: readU32LE(bytes, offset + 4), lo: readU32LE(bytes, offset) };
-}
-
-/** Writes v as a little-endian u64 at `offset`, byte by byte from the value. */
-export function writeU64LE(bytes: Uint8Array, offset: number, v: U64): void {
-  writeU32LE(bytes, offset, v.lo);
-  writeU32LE(bytes, offset + 4, v.hi);
-}
-
-/** Reads a little-endian u32 at `offset`. */
-export function readU32LE(bytes: Uint8Array, offset: number): number {
-  return (
-    ((bytes[offset] as number) |
-      ((bytes[offset + 1] as number) << 8) |
-      ((bytes[offset + 2] as number) << 16) |
-      ((bytes[offset + 3] as number) << 24)) >>>
-    0
-  );
-}
-
-/** Writes a u32 little-endian at `offset`. */
-export function writeU32LE(bytes: Uint8Array, offset: number, v: number): void {
-  bytes[offset] = v & 0xff;
-  bytes[offset + 1] = (v >>> 8) & 0xff;
-  bytes[offset + 2] = (v >>> 16) & 0xff;
-  bytes[offset + 3] = (v >>> 24) & 0xff;
 }

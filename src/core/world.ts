@@ -106,8 +106,3 @@ export function copyWorld(dst: World, src: World): World {
   dst.updateCount = src.updateCount;
   return dst;
 }
-
-/** A deep copy of a world. */
-export function cloneWorld(src: World): World {
-  return copyWorld({} as World, src);
-}

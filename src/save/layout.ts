@@ -26,16 +26,17 @@ export const OFFSET_CRC = 80;
 
 export const MAGIC_SIZE = 4;
 export const VERSION_SIZE = 2;
-export const U64_SIZE = 8;
 /** Room for the name: the longest name (31 bytes) with no terminator stored. */
 export const NAME_FIELD_SIZE = 31;
-export const CRC_SIZE = 4;
 
 /** Magic plus version: the bytes a reader needs before it can say anything about a payload. */
 export const HEADER_LENGTH = OFFSET_MAGIC + MAGIC_SIZE + VERSION_SIZE; // 6
 /** The CRC covers bytes 0 to 79, everything before the check itself. */
 export const CRC_COVERED_LENGTH = OFFSET_CRC; // 80
-/** Every v1 payload is exactly this long: no length prefix, no trailing data. */
+/**
+ * Every v1 payload is exactly this long: no length prefix, no trailing data. The 4-byte CRC at
+ * OFFSET_CRC ends it. Written as a number: the bundle keeps a sum of two constants as a sum.
+ */
 export const PAYLOAD_LENGTH = 84;
 
 /** A load adds at most seven days of absence to the world clock. */

@@ -3,22 +3,11 @@
  * the CLI and the firmware print these names as they are.
  */
 
-/** Why a payload was not accepted, or "ok". The failures are listed in the order the loader checks them. */
-export type LoadStatus =
-  | "ok"
-  | "too-short"
-  | "bad-magic"
-  | "unsupported-version"
-  | "bad-length"
-  | "bad-checksum"
-  | "unknown-activity"
-  | "unknown-expression"
-  | "bad-name"
-  | "clock-overflow"
-  | "invalid-world";
-
-/** Every LoadStatus, "ok" first, then the rejections in acceptance order. */
-export const LOAD_STATUSES: readonly LoadStatus[] = [
+/**
+ * Every outcome of loadWorld, "ok" first, then the rejections in the order the loader checks them
+ * (test/codec-acceptance-order.test.ts holds the loader to it).
+ */
+export const LOAD_STATUSES = [
   "ok",
   "too-short",
   "bad-magic",
@@ -30,7 +19,10 @@ export const LOAD_STATUSES: readonly LoadStatus[] = [
   "bad-name",
   "clock-overflow",
   "invalid-world",
-];
+] as const;
+
+/** Why a payload was not accepted, or "ok": one of LOAD_STATUSES. */
+export type LoadStatus = (typeof LOAD_STATUSES)[number];
 
 /** Why saveWorld refused: the world failed validateWorld, or the save stamp is not a clock value. */
 export type SaveStatus = "ok" | "unknown-activity" | "unknown-expression" | "bad-name" | "invalid-world" | "bad-saved-at";

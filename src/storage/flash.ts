@@ -64,31 +64,29 @@ export function unsafeOnEsp32(length: number): boolean {
   return length > 1 && length < 23;
 }
 
-/** Every outcome a flash call can report. Only "ok" means the operation happened. */
-export type FlashStatus =
-  | "ok"
-  /** The read could not be performed (the adapter threw or the device refused). */
-  | "read-failed"
-  /** The write could not be performed. Note: the ESP32 port never reports this; read back instead. */
-  | "write-failed"
-  /** The page erase could not be performed. */
-  | "erase-failed"
-  /** The address range lies outside the flash the adapter or simulator covers. */
-  | "out-of-range"
-  /** Strict simulator only: the write touched a byte that was not erased. */
-  | "not-erased"
-  /** Simulator only: power was cut; nothing happens until the test powers the device on again. */
-  | "power-lost";
-
-export const FLASH_STATUSES: readonly FlashStatus[] = [
+/**
+ * Every outcome a flash call can report, one list from which the type is made (isFlashStatus below
+ * answers the same with a switch; test/storage-flash-failures.test.ts holds the two equal). Only
+ * "ok" means the operation happened.
+ */
+export const FLASH_STATUSES = [
   "ok",
+  // The read could not be performed (the adapter threw or the device refused).
   "read-failed",
+  // The write could not be performed. Note: the ESP32 port never reports this; read back instead.
   "write-failed",
+  // The page erase could not be performed.
   "erase-failed",
+  // The address range lies outside the flash the adapter or simulator covers.
   "out-of-range",
+  // Strict simulator only: the write touched a byte that was not erased.
   "not-erased",
+  // Simulator only: power was cut; nothing happens until the test powers the device on again.
   "power-lost",
-];
+] as const;
+
+/** One of FLASH_STATUSES. */
+export type FlashStatus = (typeof FLASH_STATUSES)[number];
 
 /** Result of a read: `bytes` is a fresh copy of `length` bytes when status is "ok", else null. */
 export interface FlashRead {

@@ -14,6 +14,7 @@
  * (12 + 48 + 48 * 84 = 4092 bytes), the most 84-byte payloads a 4 KiB sector can hold at all.
  */
 import { allErased, byteKinds } from "../core/bytes";
+import { PAYLOAD_LENGTH } from "../save/layout";
 
 export { allErased };
 
@@ -32,8 +33,8 @@ export const MAGIC_1 = 0x4c; // "L"
 /** Value a commit mark is programmed to. Any cleared bit counts as committed (see docs/storage.md). */
 export const MARK_COMMITTED = 0x00;
 export const ERASED = 0xff;
-/** Payload length of save format v1. */
-export const DEFAULT_PAYLOAD_LENGTH = 84;
+/** The payload length when the region parameters name none: save format v1's (src/save/layout.ts). */
+export const DEFAULT_PAYLOAD_LENGTH = PAYLOAD_LENGTH;
 
 /** Region parameters as the board profile supplies them. */
 export interface RegionParams {

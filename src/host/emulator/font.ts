@@ -49,6 +49,3 @@ export function glyphRows(code: number): number[] {
   for (let i = 0; i < GLYPH_HEIGHT; i++) rows.push(text.charCodeAt(i) - 48);
   return rows;
 }
-
-/** Number of glyphs defined, codes 32 to 128 (for a test that checks the table is complete). */
-export const GLYPH_COUNT = GLYPH_LIST.length;

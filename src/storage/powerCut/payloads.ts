@@ -1,14 +1,15 @@
 /**
  * What the power-cut sweeps and storms save, and how they check what a boot gives back: payloads
  * whose every byte is derived from an id (two saves never share one, and a mixture of two shows),
- * with the CRC at 80 that the firmware's check verifies, and the region shapes they run on.
+ * with the CRC (src/save/layout.ts) that the firmware's check verifies, and the region shapes they run on.
  * Payload-shaped only: the slot log treats a payload as an opaque blob, and so do these checks.
  */
 import { crc32Bitwise } from "../../save/crc32";
+import { CRC_COVERED_LENGTH, FORMAT_VERSION, MAGIC, OFFSET_CRC, OFFSET_UPDATE_COUNT, OFFSET_VERSION, PAYLOAD_LENGTH, HEADER_LENGTH } from "../../save/layout";
 import { createPrng, NorFlashSim } from "../norFlashSim";
 import { createSlotLog, type SlotLog } from "../slotLog";
 
-export const PAYLOAD = 84;
+export const PAYLOAD = PAYLOAD_LENGTH;
 
 /** A region as slot-log parameters: absolute address, size, one log sector's size. */
 export interface Geometry {
@@ -17,27 +18,27 @@ export interface Geometry {
   sectorSize: number;
 }
 
-/** What the firmware's check is at its core: CRC-32 over bytes 0..79 equals the u32 little-endian at 80. */
+/** What the firmware's check is at its core: CRC-32 over the covered bytes (0..79) equals the u32 little-endian stored after them. */
 export function crcValid(p: Uint8Array): boolean {
   if (p.length !== PAYLOAD) return false;
-  const stored = ((p[80] as number) | ((p[81] as number) << 8) | ((p[82] as number) << 16) | ((p[83] as number) << 24)) >>> 0;
-  return crc32Bitwise(p, 0, 80) === stored;
+  return crc32Bitwise(p, 0, CRC_COVERED_LENGTH) === new DataView(p.buffer, p.byteOffset, p.length).getUint32(OFFSET_CRC, true);
 }
 
 /**
  * A valid-looking payload whose bytes are all derived from `id` (so two saves never share a
- * payload and a mixture of two is detectable), with a correct CRC at 80.
+ * payload and a mixture of two is detectable), with a correct CRC.
  */
 export function makePayload(id: number, counter = id): Uint8Array {
   const p = new Uint8Array(PAYLOAD);
   const r = createPrng((id * 2654435761 + 17) >>> 0);
-  p.set([0x50, 0x45, 0x54, 0x53, 1, 0]); // "PETS", version 1
-  for (let i = 6; i < 80; i++) p[i] = r() & 0xff;
-  // bytes 14..21 look like the update count: hatch/import tests set it low on purpose
-  for (let b = 0; b < 4; b++) p[14 + b] = (counter >>> (8 * b)) & 0xff;
-  for (let b = 4; b < 8; b++) p[14 + b] = 0;
-  const c = crc32Bitwise(p, 0, 80);
-  for (let b = 0; b < 4; b++) p[80 + b] = (c >>> (8 * b)) & 0xff;
+  const dv = new DataView(p.buffer);
+  p.set(MAGIC);
+  dv.setUint16(OFFSET_VERSION, FORMAT_VERSION, true);
+  for (let i = HEADER_LENGTH; i < CRC_COVERED_LENGTH; i++) p[i] = r() & 0xff;
+  // The update count's eight bytes hold the counter: hatch/import tests set it low on purpose.
+  dv.setUint32(OFFSET_UPDATE_COUNT, counter >>> 0, true);
+  dv.setUint32(OFFSET_UPDATE_COUNT + 4, 0, true);
+  dv.setUint32(OFFSET_CRC, crc32Bitwise(p, 0, CRC_COVERED_LENGTH), true);
   return p;
 }
 

@@ -1,13 +1,19 @@
 // The bench's harness and its floor, ES5 for Espruino, shared by the bench and board-check (which is
-// why it lives here, with the product code: board-check types it at a board's console, onBoard.ts).
+// why it lives here, with the product code: board-check types it at a board's console, onBoard.ts,
+// whose floorFile() is where it is found).
 // scripts/bench/firmware.ts writes this file to Storage as "floor.js" and runs it with
-// eval(require("Storage").read("floor.js")), so its function text lives in Storage like the firmware's .bootcde (code typed at the console runs ~4x faster on
-// the Linux build; compare like with like). It defines globals only; nothing runs at load.
+// eval(require("Storage").read("floor.js")), so its function text lives in Storage like the firmware's
+// .bootcde (code typed at the console runs ~4x faster on the Linux build; compare like with like). It
+// defines globals only; nothing runs at load.
 //
 // The floor is the least expensive pet save and restore we know how to write: one DataView over one
 // preallocated 84-byte payload (save format v1: src/save/layout.ts, docs/save-format-v1.md), E.CRC32
 // over bytes 0..79, one Flash.write of the 84 bytes plus one 4-byte mark into erased flash; restore
 // is one Flash.read of 84 bytes, E.CRC32, and a DataView decode into a new object.
+//
+// A written-out copy of the codec, the world's rules, the time away and the slot log's boot, held to
+// the real code by test/floor-agrees-with-the-firmware.test.ts. Every Flash.read is of 1 byte or at
+// least 24 (2 to 22 are unsafe on Espruino's ESP32 builds: src/storage/flash.ts SAFE_READ_MIN).
 //
 // npm run board-check types this same file at a board's console (nothing of it goes to Storage) and
 // calls benchInit with `board: true`: then no flash is erased and no Storage file written, the floor
@@ -109,64 +115,143 @@
     return F.read(1, addr + 84)[0] === 0;
   }
 
-  // Restore, from the pet's own region (read only): the sixteen headers in one native map (24 bytes
-  // each: reads of 2 to 22 bytes are not safe on Espruino's ESP32 builds, src/storage/flash.ts), the
-  // largest sequence word found and its header checked, that sector's marks classified natively (erased, set, partly
-  // set), the newest committed slot read, and every acceptance check of the contract in its order,
-  // with the absence added and the stamps judged against the resulting clock.
+  // Restore, from the pet's own region (read only), as the firmware's store restores: every header in
+  // one native map (24 bytes each), the sequence words picked out natively, the largest one's header
+  // checked, that sector's marks classified natively, the newest committed slot read and checked by
+  // the slot log's rule (the codec's acceptance without a clock: the stamps within the stored clock),
+  // then the absence added at `now` (a clock it would pass the end of: null, as the firmware refuses
+  // it without going back). What this cannot settle (no log, sequence numbers from 2^31 - 1 on, a torn
+  // header, nothing committed in the newest sector, a slot that fails) is restoreFully's, below.
   var KIND = new Uint8Array(256);
   KIND.fill(2);
   KIND[255] = 0;
   KIND[0] = 1;
+  // Word 1 (the sequence word) of each sector's six words, for sixteen sectors at most.
+  var SEQ = new Uint8Array([1, 7, 13, 19, 25, 31, 37, 43, 49, 55, 61, 67, 73, 79, 85, 91]);
   function safeRestore(L, now) {
     var words = new Int32Array(E.toUint8Array(L.headerAddresses.map(F.read.bind(F, 24))).buffer);
-    var top = -1, first = -1, low = 0, i, k, w;
-    for (i = 0, k = 1; i < L.sectorCount; i++, k += 6) {
-      w = words[k];
-      if (w > top) {
-        top = w;
-        first = i;
-      } else if (w < low) low = w;
-    }
-    if (top >= 0x7fffffff || low < -1 || first < 0) return null;
+    if (L.sectorCount > 16) return restoreFully(L, now, words);
+    var seq = new Int32Array(L.sectorCount);
+    E.mapInPlace(SEQ, seq, words);
+    var top = Math.max.apply(null, seq);
+    if (!(top >= 0 && top < 0x7fffffff) || Math.min.apply(null, seq) < -1) return restoreFully(L, now, words);
+    var first = seq.indexOf(top);
+    if (words[6 * first] >>> 0 !== L.headerMagic || (top ^ words[6 * first + 2]) !== -1) return restoreFully(L, now, words);
     var base = L.address + first * L.sectorSize;
-    if (words[6 * first] >>> 0 !== L.headerMagic || (top ^ words[6 * first + 2]) !== -1) return null;
     var kinds = new Uint8Array(L.slotsPerSector);
-    E.mapInPlace(F.read(L.slotsPerSector, base + L.marksOffset), kinds, KIND);
+    E.mapInPlace(F.read(L.slotsPerSector < 24 ? 24 : L.slotsPerSector, base + L.marksOffset), kinds, KIND);
     var ks = E.toString(kinds);
     var last = Math.max(ks.lastIndexOf("\x01"), ks.lastIndexOf("\x02"));
-    if (last < 0) return null;
+    if (last < 0) return restoreFully(L, now, words);
     var r = F.read(84, base + L.slotsOffset + last * 84);
     var d = new DataView(r.buffer);
-    if (r.length < 6 || d.getUint32(0, true) !== 0x53544550 || d.getUint16(4, true) !== 1 || r.length !== 84) return null;
-    if (E.CRC32(new Uint8Array(r.buffer, 0, 80)) >>> 0 !== d.getUint32(80, true)) return null;
-    var savedAt = { hi: d.getUint32(26, true), lo: d.getUint32(22, true) };
+    if (r.length < 6 || d.getUint32(0, true) !== 0x53544550 || d.getUint16(4, true) !== 1 || r.length !== 84) return restoreFully(L, now, words);
+    if (E.CRC32(new Uint8Array(r.buffer, 0, 80)) >>> 0 !== d.getUint32(80, true)) return restoreFully(L, now, words);
     var nl = r[48];
-    if (r[30] >= 5 || r[31] >= 6 || nl < 1 || nl > 31 || new Uint8Array(r.buffer, 49, nl).indexOf(0) >= 0 || E.sum(new Uint8Array(r.buffer, 49 + nl, 31 - nl)) !== 0) return null;
+    if (r[30] >= 5 || r[31] >= 6 || nl < 1 || nl > 31 || new Uint8Array(r.buffer, 49, nl).indexOf(0) >= 0 || E.sum(new Uint8Array(r.buffer, 49 + nl, 31 - nl)) !== 0) return restoreFully(L, now, words);
+    var lo = d.getUint32(6, true);
+    var hi = d.getUint32(10, true);
+    var as = { hi: d.getUint32(36, true), lo: d.getUint32(32, true) };
+    var es = { hi: d.getUint32(44, true), lo: d.getUint32(40, true) };
+    if (as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo)) return restoreFully(L, now, words);
+    var savedAt = { hi: d.getUint32(26, true), lo: d.getUint32(22, true) };
     var away = 0;
     if (now > 0 && (savedAt.hi !== 0 || savedAt.lo !== 0)) {
       away = now - (savedAt.hi * 4294967296 + savedAt.lo);
       away = away < 0 ? 0 : away > 604800000 ? 604800000 : Math.floor(away);
     }
-    var lo = d.getUint32(6, true) + away;
-    var hi = d.getUint32(10, true);
+    lo += away;
     if (lo >= 4294967296) {
       lo -= 4294967296;
       hi++;
     }
     if (hi >= 4294967296) return null;
-    var w = {
-      name: new Uint8Array(r.buffer, 49, nl),
-      activity: r[30],
-      expression: r[31],
-      activitySince: { hi: d.getUint32(36, true), lo: d.getUint32(32, true) },
-      expressionSince: { hi: d.getUint32(44, true), lo: d.getUint32(40, true) },
-      elapsed: { hi: hi, lo: lo },
-      updateCount: { hi: d.getUint32(18, true), lo: d.getUint32(14, true) }
+    return {
+      world: {
+        name: new Uint8Array(r.buffer, 49, nl),
+        activity: r[30],
+        expression: r[31],
+        activitySince: as,
+        expressionSince: es,
+        elapsed: { hi: hi, lo: lo },
+        updateCount: { hi: d.getUint32(18, true), lo: d.getUint32(14, true) }
+      },
+      savedAt: savedAt,
+      absenceMs: away
     };
-    var as = w.activitySince, es = w.expressionSince;
-    if (as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo)) return null;
-    return { world: w, savedAt: savedAt, absenceMs: away };
+  }
+
+  // The full restore (the rare cases): every header judged as the slot log's full scan judges it, the
+  // valid sectors newest first in serial order (ties in sector order), in each the committed slots
+  // from the highest down, the first that loads without a clock restored at `now`; at most four
+  // checks, as the firmware.
+  function restoreFully(L, now, words) {
+    var order = [], seqs = [], i, j, s, x, top, n = L.slotsPerSector, checks = 0, k, slot, marks, r;
+    for (i = 0; i < L.sectorCount; i++) {
+      s = words[6 * i + 1] >>> 0;
+      seqs.push(s);
+      if (words[6 * i] >>> 0 === L.headerMagic && (words[6 * i + 1] ^ words[6 * i + 2]) === -1) order.push(i);
+    }
+    if (order.length === 0) return null;
+    top = order[0];
+    for (k = 1; k < order.length; k++) {
+      x = (seqs[order[k]] - seqs[top]) >>> 0;
+      if (x !== 0 && x < 0x80000000) top = order[k];
+    }
+    for (i = 1; i < order.length; i++) {
+      x = order[i];
+      for (j = i - 1; j >= 0 && ((seqs[top] - seqs[order[j]]) >>> 0) > ((seqs[top] - seqs[x]) >>> 0); j--) order[j + 1] = order[j];
+      order[j + 1] = x;
+    }
+    for (k = 0; k < order.length; k++) {
+      marks = F.read(n < 24 ? 24 : n, L.address + order[k] * L.sectorSize + L.marksOffset);
+      for (slot = n - 1; slot >= 0; slot--) {
+        if (marks[slot] === 255) continue;
+        if (checks >= 4) return null;
+        checks++;
+        r = F.read(84, L.address + order[k] * L.sectorSize + L.slotsOffset + slot * 84);
+        if (loadsWithoutClock(r)) return atClock(r, now);
+      }
+    }
+    return null;
+  }
+
+  // The slot log's validity rule for one stored payload: the codec's acceptance with no wall clock.
+  function loadsWithoutClock(r) {
+    var d = new DataView(r.buffer), nl = r[48];
+    if (r.length !== 84 || d.getUint32(0, true) !== 0x53544550 || d.getUint16(4, true) !== 1) return false;
+    if (E.CRC32(new Uint8Array(r.buffer, 0, 80)) >>> 0 !== d.getUint32(80, true)) return false;
+    if (r[30] >= 5 || r[31] >= 6 || nl < 1 || nl > 31 || new Uint8Array(r.buffer, 49, nl).indexOf(0) >= 0 || E.sum(new Uint8Array(r.buffer, 49 + nl, 31 - nl)) !== 0) return false;
+    var hi = d.getUint32(10, true), lo = d.getUint32(6, true), ah = d.getUint32(36, true), al = d.getUint32(32, true), eh = d.getUint32(44, true), el = d.getUint32(40, true);
+    return !(ah > hi || (ah === hi && al > lo) || eh > hi || (eh === hi && el > lo));
+  }
+
+  // A payload that loads without a clock, restored at `now` (null past the clock's end).
+  function atClock(r, now) {
+    var d = new DataView(r.buffer), savedAt = { hi: d.getUint32(26, true), lo: d.getUint32(22, true) }, away = 0;
+    if (now > 0 && (savedAt.hi !== 0 || savedAt.lo !== 0)) {
+      away = now - (savedAt.hi * 4294967296 + savedAt.lo);
+      away = away < 0 ? 0 : away > 604800000 ? 604800000 : Math.floor(away);
+    }
+    var lo = d.getUint32(6, true) + away, hi = d.getUint32(10, true);
+    if (lo >= 4294967296) {
+      lo -= 4294967296;
+      hi++;
+    }
+    if (hi >= 4294967296) return null;
+    return {
+      world: {
+        name: new Uint8Array(r.buffer, 49, r[48]),
+        activity: r[30],
+        expression: r[31],
+        activitySince: { hi: d.getUint32(36, true), lo: d.getUint32(32, true) },
+        expressionSince: { hi: d.getUint32(44, true), lo: d.getUint32(40, true) },
+        elapsed: { hi: hi, lo: lo },
+        updateCount: { hi: d.getUint32(18, true), lo: d.getUint32(14, true) }
+      },
+      savedAt: savedAt,
+      absenceMs: away
+    };
   }
 
   // Erased scratch flash: erases the whole scratch area when the next slot would not fit (callers
@@ -351,4 +436,6 @@
   global.benchScratch = function () {
     return cfg;
   };
+  // For test/floor-agrees-with-the-firmware.test.ts.
+  global.benchFloor = { encode: encode, restore: restore, safeSave: safeSave, safeRestore: safeRestore };
 })();

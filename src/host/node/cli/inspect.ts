@@ -9,17 +9,14 @@
  * Exit status 1 when the region holds data but no readable save (damaged or foreign).
  */
 import { relative } from "node:path";
-import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { showPayload } from "./decode";
 import { U64_ZERO } from "../../../core/u64";
-import { CliError, EXIT_OK, EXIT_REJECTED, readImageOrPayloadInput } from "./io";
-import { boardForImage, readRegion } from "./regionFile";
+import { CliError, EXIT_OK, EXIT_REJECTED, inputName, readImageInput } from "./io";
+import { notARegion, readRegion, regionBoardFinder } from "./regionFile";
+import { classifyFile } from "../../../inspect/fileKind";
 import { regionJson, regionText } from "../../../inspect/regionReport";
-
-// The report's shapes live with the report (src/inspect, shared with the web page); the tests know them by this module.
-export type { RegionJson, SectorJson, SlotJson, SlotVerdict } from "../../../inspect/regionReport";
 
 export const inspectCommand: Command = {
   name: "inspect",
@@ -45,11 +42,14 @@ export const inspectCommand: Command = {
   async run(args, io) {
     const parsed = parseCommandArgs(args, { json: { type: "boolean" }, all: { type: "boolean" }, board: { type: "string" } }, 1);
     const path = parsed.positionals[0] as string;
-    const { bytes, fromHex } = await readImageOrPayloadInput(path, io);
-    // Hex text is always a payload (regions are handed around as binary images only).
-    if (bytes.length === PAYLOAD_LENGTH || fromHex) return showPayload(bytes, U64_ZERO, parsed.values.json === true, io);
-    const board = boardForImage(bytes.length, parsed.values.board as string | undefined, path);
-    const contents = readRegion(bytes, board);
+    const boardOption = parsed.values.board as string | undefined;
+    const bytes = await readImageInput(path, io);
+    // What the file is, told once (src/inspect/fileKind.ts); then it is read as that.
+    const k = classifyFile(bytes, inputName(path), regionBoardFinder(boardOption));
+    if (k.kind === "bad-hex") throw new CliError(EXIT_REJECTED, k.message);
+    if (k.kind === "payload") return showPayload(k.bytes, U64_ZERO, parsed.values.json === true, io);
+    if (k.kind === "neither") throw notARegion(bytes.length, boardOption, path);
+    const contents = readRegion(bytes, k.board);
     if (contents.scan.status !== "ok") throw new CliError(EXIT_REJECTED, path + ": could not read the image (" + contents.scan.status + ")");
     const j = regionJson(contents);
     io.writeStdout(parsed.values.json ? JSON.stringify(j) + "\n" : regionText(j, path, parsed.values.all === true, relative(process.cwd(), j.boardFile)));

@@ -9,7 +9,7 @@ import { writeFileAtomic } from "../atomicFile";
 import { acquireImageLock, readImageConsistent, type HeldLock } from "../imageLock";
 import { payloadFromBytes, PayloadFileError, type PayloadInput } from "../../../inspect/payloadFile";
 
-export { looksLikeHexText, type PayloadInput } from "../../../inspect/payloadFile";
+export { looksLikeHexText } from "../../../inspect/payloadFile";
 
 export interface CliIo {
   /**
@@ -144,7 +144,7 @@ export function payloadFromInput(bytes: Uint8Array, path: string): PayloadInput 
 
 /** readInput, then payloadFromInput: what decode and verify read. */
 export async function readPayloadInput(path: string, io: CliIo, limit: InputLimit): Promise<PayloadInput> {
-  return payloadFromInput(await readInput(path, io, limit), path === "-" ? "standard input" : path);
+  return payloadFromInput(await readInput(path, io, limit), inputName(path));
 }
 
 /** True when `path` exists and is not a regular file or a directory (a device, a FIFO, a socket). */
@@ -170,9 +170,9 @@ export async function readImageInput(path: string, io: CliIo): Promise<Uint8Arra
   return r.bytes;
 }
 
-/** readImageInput, then payloadFromInput: a payload or a region image (inspect, push). */
-export async function readImageOrPayloadInput(path: string, io: CliIo): Promise<PayloadInput> {
-  return payloadFromInput(await readImageInput(path, io), path === "-" ? "standard input" : path);
+/** The input's name in messages: its path, or "standard input" for "-". */
+export function inputName(path: string): string {
+  return path === "-" ? "standard input" : path;
 }
 
 /**

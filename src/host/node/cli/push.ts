@@ -11,31 +11,26 @@
  */
 import { bytesToHex } from "../../../core/hex";
 import { loadWorld } from "../../../save/codec";
-import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
-import { CliError, EXIT_OK, EXIT_REJECTED, readImageOrPayloadInput, usageError, type CliIo } from "./io";
-import { boardForImage, currentPayload, readRegion } from "./regionFile";
+import { CliError, EXIT_OK, EXIT_REJECTED, inputName, readImageInput, usageError, type CliIo } from "./io";
+import { currentPayload, notARegion, readRegion, regionBoardFinder } from "./regionFile";
+import { classifyFile } from "../../../inspect/fileKind";
 
 /** The payload a file would push, or a CliError (exit 1) saying why it must not be pushed. */
-export function payloadToPush(
-  bytes: Uint8Array,
-  path: string,
-  boardOption: string | undefined,
-  nowMs: number,
-  fromHex = false,
-): Uint8Array {
-  if (bytes.length === PAYLOAD_LENGTH || fromHex) {
-    const loaded = loadWorld(bytes, nowMs);
-    if (loaded.status !== "ok") {
-      const e = rejected(loaded.status, bytes);
-      throw new CliError(e.exitCode, path + ": " + e.message + "\nnothing was sent to the board");
-    }
-    return bytes;
+export function payloadToPush(file: Uint8Array, path: string, boardOption: string | undefined, nowMs: number): Uint8Array {
+  // What the file is, told once (src/inspect/fileKind.ts); then it is read as that.
+  const k = classifyFile(file, inputName(path), regionBoardFinder(boardOption));
+  if (k.kind === "bad-hex") throw new CliError(EXIT_REJECTED, k.message);
+  if (k.kind === "neither") throw notARegion(file.length, boardOption, path);
+  if (k.kind === "region") return currentPayload(readRegion(file, k.board), path);
+  const loaded = loadWorld(k.bytes, nowMs);
+  if (loaded.status !== "ok") {
+    const e = rejected(loaded.status, k.bytes);
+    throw new CliError(e.exitCode, path + ": " + e.message + "\nnothing was sent to the board");
   }
-  const contents = readRegion(bytes, boardForImage(bytes.length, boardOption, path));
-  return currentPayload(contents, path);
+  return k.bytes;
 }
 
 /** The code the board runs: import the payload and print the firmware's answer after a marker. */
@@ -96,8 +91,7 @@ export const pushCommand: Command = {
     const port = parsed.values.port;
     if (port === "") throw usageError("push --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     const path = parsed.positionals[0] as string;
-    const input = await readImageOrPayloadInput(path, io);
-    const payload = payloadToPush(input.bytes, path, parsed.values.board as string | undefined, Date.now(), input.fromHex);
+    const payload = payloadToPush(await readImageInput(path, io), path, parsed.values.board as string | undefined, Date.now());
     return pushWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), payload, path, io);
   },
 };

@@ -13,7 +13,7 @@ import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
 import { packageRoot } from "../packageRoot";
 
-export type { LoadedProfile, RegionContents } from "../../../inspect/regionReport";
+export type { LoadedProfile } from "../../../inspect/regionReport";
 
 export const BOARDS_DIR = join(packageRoot(), "boards");
 /** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
@@ -33,18 +33,21 @@ export function readProfile(file: string): LoadedProfile {
   return { file, profile: profile as BoardProfile };
 }
 
-/** The board named by --board, else the first profile in boards/ whose region is `size` bytes. */
-export function boardForImage(size: number, boardOption: string | undefined, path: string): LoadedProfile {
-  if (boardOption !== undefined) {
-    const b = readProfile(boardOption);
-    if (b.profile.petRegion.size !== size) {
-      throw new CliError(
-        EXIT_REJECTED,
-        path + " is " + size + " bytes but the region of " + b.profile.name + " is " + b.profile.petRegion.size + " bytes: not an image of that region",
-      );
-    }
-    return b;
-  }
+/**
+ * Which board's region a file of a given size is an image of: the board named by --board when its
+ * region has that size, else (no --board) the first profile in boards/ whose region has it; null
+ * when none does. Profiles are read when first asked, and once.
+ */
+export function regionBoardFinder(boardOption: string | undefined): (size: number) => LoadedProfile | null {
+  let boards: LoadedProfile[] | null = null;
+  return (size) => {
+    if (boards === null) boards = boardOption !== undefined ? [readProfile(boardOption)] : knownBoards();
+    return boards.find((b) => b.profile.petRegion.size === size) ?? null;
+  };
+}
+
+/** The profiles in boards/ that read and check clean, in the order a file's size is matched against them. */
+function knownBoards(): LoadedProfile[] {
   let names: string[] = [];
   try {
     names = readdirSync(BOARDS_DIR).filter((n) => n.endsWith(".json") && n !== "schema.json");
@@ -52,20 +55,38 @@ export function boardForImage(size: number, boardOption: string | undefined, pat
     names = [];
   }
   names.sort((a, b) => rank(a) - rank(b));
+  const out: LoadedProfile[] = [];
   for (const n of names) {
-    let b: LoadedProfile;
     try {
-      b = readProfile(join(BOARDS_DIR, n));
+      out.push(readProfile(join(BOARDS_DIR, n)));
     } catch {
-      continue;
+      // a broken profile matches no file
     }
-    if (b.profile.petRegion.size === size) return b;
   }
-  throw new CliError(
+  return out;
+}
+
+/** Why a file of `size` bytes is no region image: of the board named by --board, or of any known board (exit 1). */
+export function notARegion(size: number, boardOption: string | undefined, path: string): CliError {
+  if (boardOption !== undefined) {
+    const b = readProfile(boardOption);
+    return new CliError(
+      EXIT_REJECTED,
+      path + " is " + size + " bytes but the region of " + b.profile.name + " is " + b.profile.petRegion.size + " bytes: not an image of that region",
+    );
+  }
+  return new CliError(
     EXIT_REJECTED,
     path + " is " + size + " bytes: neither an " + PAYLOAD_LENGTH + "-byte payload nor a region image of a known board" +
       " (a region image is exactly the board's petRegion.size bytes; pass --board FILE for another board)",
   );
+}
+
+/** The board named by --board, else the first profile in boards/ whose region is `size` bytes; else a CliError. */
+export function boardForImage(size: number, boardOption: string | undefined, path: string): LoadedProfile {
+  const board = regionBoardFinder(boardOption)(size);
+  if (board === null) throw notARegion(size, boardOption, path);
+  return board;
 }
 
 function rank(name: string): number {

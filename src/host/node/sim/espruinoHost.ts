@@ -8,7 +8,7 @@ import { installEspruinoGlobals, type EspruinoGlobals, type HostOptions } from "
 import type { Realm } from "../../emulator/graphics";
 import { describeError } from "../../emulator/timers";
 
-export type { HostBoard, HostOptions } from "../../emulator/espruinoGlobals";
+export type { HostBoard } from "../../emulator/espruinoGlobals";
 
 export interface EspruinoHost extends EspruinoGlobals {
   context: vm.Context;
