@@ -21,8 +21,6 @@ const FOR_THE_TESTS: Record<string, string> = {
     "the original of the fast form src/boards/regionFit.ts, which test/boards-region-fit-fast-agrees.test.ts holds it equal to (docs/architecture.md, fast forms)",
   "src/storage/slotLog.ts: HEADER_WORDS":
     "the rule SEQ_WORDS (the boot's table of sequence-word positions) is written out from; test/storage-quick-scan-agrees.test.ts holds the table to it",
-  "src/boards/bundleForm.ts: bundleForVersion":
-    "on main ahead of its callers (the upload, the page and board-check choosing the bundle's form for an Espruino before 2v14, being changed in parallel in issue 26); remove this entry when they use it",
   "src/web/backups/backupStore.ts: getBackup":
     "src/web is being reworked by another engineer in parallel (issue 26); left for that change, which owns the file",
   // firmware/ is being changed by another engineer in parallel (issue 26): these re-exports, which
@@ -34,7 +32,6 @@ const FOR_THE_TESTS: Record<string, string> = {
 
 /** Files no product file uses yet, each with the reason; nothing else may be here. */
 const NOT_YET_USED: Record<string, string> = {
-  "src/boards/bundleForm.ts": "on main ahead of its callers (see bundleForVersion above); remove this entry when they use it",
 };
 
 /** The files run from outside the product: package.json's bin and the files its scripts run. */
