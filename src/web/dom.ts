@@ -17,10 +17,20 @@ export function download(name: string, data: Uint8Array | string, mime: string):
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
-/** Appends a line to a list, keeping at most `max` and the newest in view. */
-export function appendLine(list: HTMLElement, text: string, max = 300): void {
+/**
+ * Appends a line to a console list, keeping at most `max` and the newest in view. A line of the
+ * page's own words carries a visible "page:" label of its own element and class "from-page"; the
+ * board's lines are its text alone, whatever it says, so the board cannot pass for the page.
+ */
+export function appendLine(list: HTMLElement, text: string, from: "page" | "board", max = 300): void {
   const li = document.createElement("li");
-  li.textContent = text;
+  li.className = "from-" + from;
+  if (from === "page") {
+    const label = document.createElement("span");
+    label.className = "who";
+    label.textContent = "page:";
+    li.append(label, " ", text);
+  } else li.textContent = text;
   list.appendChild(li);
   while (list.children.length > max) list.firstElementChild?.remove();
   list.scrollTop = list.scrollHeight;

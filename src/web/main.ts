@@ -1,7 +1,7 @@
 /**
  * The companion page: the Simulator (the firmware bundle for boards/web.json on a simulated board in
- * a Worker), the Device tab (Web Serial: Espruino, then the bundle for boards/esp32.json, then the
- * live pet), the Backups kept in this browser, and "Check a file". The bundles and profiles are built
+ * a sandboxed Worker), the Device tab (Web Serial: Espruino, then the bundle for boards/esp32.json,
+ * then the live pet), the Backups kept in this browser, and "Check a file". The bundles and profiles are built
  * into this script (virtual:firmware, see scripts/lib/buildWeb.js): the page needs no server and no
  * network once loaded, and its service worker (offline.ts) keeps it for a reload without network.
  */
