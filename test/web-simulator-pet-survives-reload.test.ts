@@ -4,7 +4,8 @@
  * then (Space on a focused tab selects the tab), the button's name says what it does, the console
  * keeps a history, a 5 s hold hatches a new pet with the LED lit as on the board after keeping a
  * backup, a reload (the power cut) brings back the same pet from IndexedDB through the slot log, and
- * a second tab waits with a clear message while the first runs, then takes over when it closes.
+ * a second tab waits with a clear message while the first runs, offering nothing that needs the
+ * board and showing the save the browser keeps, then takes over when it closes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -148,15 +149,39 @@ describe("web simulator", () => {
     expect(errors).toEqual([]);
   });
 
-  it("a second tab does not start a second board over the same flash: it says why, and takes over once the first is closed", async () => {
+  it("a second tab does not start a second board over the same flash: it says why, offers nothing that needs the board, and takes over once the first is closed", async () => {
     const second = await fx.browser.context.newPage();
     await second.goto(fx.url);
     await second.waitForSelector("body[data-sim=waiting]");
     expect(await second.locator("#sim-status").innerText()).toContain("already running in another tab");
+    const notice = second.locator("#sim-elsewhere");
+    expect(await notice.isVisible()).toBe(true);
+    expect(await notice.innerText()).toContain("running in another tab of this browser");
+    expect(await notice.innerText()).toContain("takes over by itself as soon as that tab is closed");
+    const boardControls = ["#sim-button", "#sim-speed", "#sim-eval-input", "#sim-eval button", "#sim-download-bin", "#sim-download-hex", "#sim-download-image", "#sim-restore", "#sim-load-image"];
+    for (const id of boardControls) expect(await second.isDisabled(id), id).toBe(true);
+    // The save line says what this browser keeps (the first tab's last save), not "no save yet".
+    const savedName = await page.getAttribute("#sim-saved", "data-name");
+    await expect.poll(() => second.getAttribute("#sim-saved", "data-name")).toBe(savedName);
+    expect(await second.locator("#sim-saved").innerText()).toContain("last save kept in this browser: " + savedName);
+    // Nothing elsewhere on the page offers to work the simulator from here either.
+    await second.click("#tab-backups");
+    const into = second.getByRole("button", { name: /^Into the simulator/ });
+    expect(await into.count()).toBeGreaterThan(0);
+    for (const b of await into.all()) expect(await b.isDisabled()).toBe(true);
+    // Step 3's copies between a board and the simulator say where the simulator is (the step opens with a pet).
+    expect(await second.locator("#dev-sim-elsewhere").evaluate((e) => (e as HTMLElement).hidden)).toBe(false);
+    await second.click("#tab-sim");
+
     const name = await page.getAttribute("#sim-status", "data-name");
     await page.close();
     await second.waitForSelector("body[data-sim=running]");
     await expect.poll(() => second.getAttribute("#sim-status", "data-name")).toBe(name);
+    expect(await notice.isVisible()).toBe(false);
+    for (const id of boardControls) expect(await second.isDisabled(id), id).toBe(false);
+    await second.click("#tab-backups");
+    for (const b of await into.all()) expect(await b.isDisabled()).toBe(false);
+    expect(await second.locator("#dev-sim-elsewhere").evaluate((e) => (e as HTMLElement).hidden)).toBe(true);
     await second.close();
   });
 });

@@ -45,15 +45,21 @@ const device = startDeviceTab(deviceFirmware, deviceRegion, {
 
 const backups = startBackupsTab(() => {
   const toBoard = device.toBoard();
+  const simOn = sim.running();
   const named = (at: number): string => "the backup of " + new Date(at).toLocaleString();
   return {
     show(b) {
       files.show(b.bytes, "backup of " + new Date(b.at).toLocaleString() + " (" + b.reason + ")");
       tabs.select("tab-files");
     },
-    toSimulator: (b) => intoSimulator(b.bytes, named(b.at)),
+    toSimulator: simOn ? (b) => intoSimulator(b.bytes, named(b.at)) : null,
     toBoard: toBoard === null ? null : (b) => toBoard(b.bytes, named(b.at)),
   };
+});
+
+sim.onRunning((on) => {
+  device.simulatorRunning(on);
+  backups.refresh();
 });
 
 wireDrops(

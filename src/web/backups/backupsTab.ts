@@ -10,7 +10,8 @@ import { deleteBackup, listBackups, onBackupsChanged, type Backup } from "./back
 
 export interface BackupTargets {
   show(b: Backup): void;
-  toSimulator(b: Backup): Promise<string>;
+  /** Null while the simulator does not run in this tab (another tab has it). */
+  toSimulator: ((b: Backup) => Promise<string>) | null;
   /** Null while no pet runs on a connected board. */
   toBoard: ((b: Backup) => Promise<string>) | null;
 }
@@ -67,6 +68,7 @@ export function startBackupsTab(targets: () => BackupTargets): { refresh(): void
         const td = document.createElement("td");
         td.className = "actions";
         const toBoard = t.toBoard;
+        const toSimulator = t.toSimulator;
         td.append(
           action("Download", what, () => {
             const file = "pet-region-" + b.source + "-" + stamp(b.at) + ".bin";
@@ -74,7 +76,7 @@ export function startBackupsTab(targets: () => BackupTargets): { refresh(): void
             say("Downloaded " + file + ".");
           }),
           action("Show", what, () => t.show(b)),
-          action("Into the simulator", what, async () => say(await t.toSimulator(b))),
+          action("Into the simulator", what, async () => (toSimulator ? say(await toSimulator(b)) : undefined), toSimulator === null),
           action("Onto the board", what, async () => (toBoard ? say(await toBoard(b)) : undefined), toBoard === null),
           action("Delete", what, async () => {
             if (!confirm("Delete " + what + "? It cannot be undone.")) return;

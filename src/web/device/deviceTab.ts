@@ -34,6 +34,8 @@ export interface DeviceHooks {
 
 export interface DeviceTab {
   espruino: EspruinoInstaller;
+  /** Whether the simulator runs in this tab (the copies to and from it need it). */
+  simulatorRunning(on: boolean): void;
   /** Puts the current save of a region image onto the board, or null while no pet runs there. */
   toBoard(): ((bytes: Uint8Array, name: string) => Promise<string>) | null;
 }
@@ -44,13 +46,21 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
   const disconnectBtn = byId("dev-disconnect", HTMLButtonElement);
   const info = byId("dev-info", HTMLParagraphElement);
   const log = byId("dev-log", HTMLPreElement);
-  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download", "dev-download-bin", "dev-to-sim", "dev-from-sim"].map((id) => byId(id, HTMLButtonElement));
+  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download", "dev-download-bin"].map((id) => byId(id, HTMLButtonElement));
+  const copyButtons = ["dev-to-sim", "dev-from-sim"].map((id) => byId(id, HTMLButtonElement));
+  const simElsewhere = byId("dev-sim-elsewhere", HTMLParagraphElement);
   const restore = byId("dev-restore", HTMLInputElement);
   const steps = createSteps();
   const serial = (navigator as unknown as { serial?: SerialLike }).serial;
   const missing = serialMissing(serial);
 
   let petRunning = false;
+  let simRunning = false;
+  /** The copies need the pet on the board and the simulator running in this tab. */
+  const setCopies = (): void => {
+    for (const b of copyButtons) b.disabled = !(petRunning && simRunning);
+    simElsewhere.hidden = simRunning;
+  };
   const say = (text: string, bad = false): void => {
     info.textContent = text;
     info.classList.toggle("rejected", bad);
@@ -66,6 +76,7 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
     restore.disabled = !on;
     if (on === petRunning) return;
     petRunning = on;
+    setCopies();
     if (on) {
       steps.mark("firmware", "done: the pet runs on the board");
       steps.mark("pet", "running");
@@ -163,6 +174,10 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
 
   return {
     espruino,
+    simulatorRunning(on) {
+      simRunning = on;
+      setCopies();
+    },
     toBoard: () => (petRunning && conn.isOpen() ? copies.toBoard : null),
   };
 }

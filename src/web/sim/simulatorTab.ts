@@ -34,11 +34,14 @@ export interface SimulatorTab {
   call(method: PetMethod, args?: string[]): Promise<string>;
   /** Replaces the whole region with `bytes`: a power cut, the image written, a new boot. */
   loadImage(bytes: Uint8Array): Promise<void>;
+  /** Hears whether the board runs in this tab, now and whenever that changes. */
+  onRunning(listener: (running: boolean) => void): void;
 }
 
-const WAITING =
-  "The pet is already running in another tab of this browser. Two tabs would be two boards sharing one flash chip, so this one waits " +
-  "and starts by itself as soon as that tab is closed (or use that tab).";
+/** What a waiting tab says, on its status line and to a screen reader. */
+const WAITING = "The pet is already running in another tab of this browser: this tab takes over by itself once that tab is closed.";
+/** How often a waiting tab reads again which save the browser keeps (the other tab goes on saving). */
+const WAITING_SAVE_MS = 5000;
 
 /** "Pip · playing, happy" from pet.status(): what a screen reader is told when it changes. */
 function statusText(s: FrameStatus | null): string {
@@ -65,11 +68,37 @@ export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp:
   const evalForm = byId("sim-eval", HTMLFormElement);
   const evalInput = byId("sim-eval-input", HTMLInputElement);
   const button = byId("sim-button", HTMLButtonElement);
+  const panel = byId("panel-sim", HTMLElement);
+  const notice = byId("sim-elsewhere", HTMLDivElement);
   const line = (text: string): void => appendLine(consoleList, text, "page");
   const boardLine = (text: string): void => appendLine(consoleList, text, "board");
 
   let lastStatus = "";
   let ledWasOn = false;
+  let running = false;
+  let waitingTimer: ReturnType<typeof setInterval> | null = null;
+  const runningListeners: ((on: boolean) => void)[] = [];
+
+  /** Everything in the tab works the board: none of it while the board is not running here. */
+  function setRunning(on: boolean): void {
+    for (const el of panel.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement>("button, input, select")) el.disabled = !on;
+    if (on === running) return;
+    running = on;
+    for (const f of runningListeners) f(on);
+  }
+
+  /** While another tab has the board, the save line still says what the browser keeps (read from IndexedDB). */
+  function watchKeptSave(on: boolean): void {
+    if (waitingTimer !== null) clearInterval(waitingTimer);
+    waitingTimer = null;
+    if (!on) return;
+    const read = (): void =>
+      void board.keptSave().then((s) => {
+        if (s !== null && waitingTimer !== null) showSave(s, false);
+      }, () => undefined);
+    waitingTimer = setInterval(read, WAITING_SAVE_MS);
+    read();
+  }
 
   function showSave(s: CurrentSave, announce: boolean): void {
     saved.textContent = "last save kept in this browser: " + s.name + ", updates " + s.updateCount;
@@ -104,8 +133,12 @@ export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp:
   const board = startSimulatedBoard(region, () => Number(speed.value), {
     state(s, why) {
       document.body.setAttribute("data-sim", s);
+      setRunning(s === "running");
+      notice.hidden = s !== "waiting";
+      watchKeptSave(s === "waiting");
       if (s === "waiting") {
         status.textContent = WAITING;
+        clock.textContent = "";
         say.now(WAITING);
       } else if (s === "failed") {
         status.textContent = "The simulator did not start: " + (why || "");
@@ -161,5 +194,9 @@ export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp:
     image: () => board.image(),
     call: (method, args) => board.call(method, args),
     loadImage: (bytes) => board.loadImage(bytes),
+    onRunning(listener) {
+      runningListeners.push(listener);
+      listener(running);
+    },
   };
 }
