@@ -8,6 +8,7 @@
 import type { LoadedProfile } from "../../inspect/regionReport";
 import type { Announcer } from "../announcer";
 import { byId } from "../dom";
+import { wireNameField } from "../nameField";
 import { createBoardConnection, type SerialLike } from "./boardConnection";
 import { wireBoardCopies } from "./boardCopies";
 import { wireBoardRegion } from "./boardRegion";
@@ -46,7 +47,7 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
   const disconnectBtn = byId("dev-disconnect", HTMLButtonElement);
   const info = byId("dev-info", HTMLParagraphElement);
   const log = byId("dev-log", HTMLPreElement);
-  const petButtons = ["dev-interact", "dev-save", "dev-rename", "dev-hatch", "dev-download", "dev-download-bin"].map((id) => byId(id, HTMLButtonElement));
+  const petButtons = ["dev-interact", "dev-save", "dev-download", "dev-download-bin"].map((id) => byId(id, HTMLButtonElement));
   const copyButtons = ["dev-to-sim", "dev-from-sim"].map((id) => byId(id, HTMLButtonElement));
   const simElsewhere = byId("dev-sim-elsewhere", HTMLParagraphElement);
   const restore = byId("dev-restore", HTMLInputElement);
@@ -74,6 +75,7 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
   const setPet = (on: boolean): void => {
     for (const b of petButtons) b.disabled = !on;
     restore.disabled = !on;
+    naming.enable(on);
     if (on === petRunning) return;
     petRunning = on;
     setCopies();
@@ -158,6 +160,13 @@ export function startDeviceTab(code: string, region: LoadedProfile, hooks: Devic
   };
   const petHooks: PetActionHooks = { call, say, backUp: boardRegion.backUp, petName: () => live.name() || "the pet" };
   wirePetActions(petButtons, restore, petHooks);
+  const naming = wireNameField("dev", region.profile.defaultPetName || "Pip", {
+    call: (method, args) => call(method, args),
+    backUp: boardRegion.backUp,
+    petName: petHooks.petName,
+    where: "the board",
+    say,
+  });
   const copies = wireBoardCopies({ region, say, readRegion: boardRegion.read, petHooks, simulator: hooks.simulator });
 
   if (missing !== null) {

@@ -8,7 +8,8 @@
 import type { Announcer } from "../announcer";
 import { byId } from "../dom";
 import type { BoardConnection } from "./boardConnection";
-import { paintPetFace } from "./petFace";
+import { nameToString } from "../../core/name";
+import { paintPetFace, statusNameBytes } from "./petFace";
 import * as P from "./protocol";
 import { LinkError } from "./serialLink";
 
@@ -41,13 +42,14 @@ export function startLivePet(conn: BoardConnection, say: Announcer, petAnswers: 
       return false;
     }
     paintPetFace(canvas, r.status);
-    const said = String(r.status.name) + " · " + String(r.status.activityName) + ", " + String(r.status.expressionName);
+    const name = nameToString(statusNameBytes(r.status));
+    const said = name + " · " + String(r.status.activityName) + ", " + String(r.status.expressionName);
     if (statusOut.textContent !== said) {
       statusOut.textContent = said;
       say.update(said);
     }
     clockOut.textContent = "updates " + String(r.status.updateCount);
-    statusOut.dataset.name = String(r.status.name);
+    statusOut.dataset.name = name;
     petAnswers(true);
     return true;
   }

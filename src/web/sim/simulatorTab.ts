@@ -19,6 +19,7 @@ import { paintPixels } from "../oledCanvas";
 import { BadAnswer, BoardOff } from "./boardClient";
 import { wireButton } from "./buttonInput";
 import { wireHistory } from "./consoleHistory";
+import { wireNameField } from "../nameField";
 import type { FrameStatus, PetMethod } from "./simProtocol";
 import { startSimulatedBoard } from "./simulatedBoard";
 
@@ -76,12 +77,16 @@ export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp:
   let lastStatus = "";
   let ledWasOn = false;
   let running = false;
+  let naming: { enable(on: boolean): void } | null = null;
   let waitingTimer: ReturnType<typeof setInterval> | null = null;
   const runningListeners: ((on: boolean) => void)[] = [];
 
   /** Everything in the tab works the board: none of it while the board is not running here. */
   function setRunning(on: boolean): void {
-    for (const el of panel.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement>("button, input, select")) el.disabled = !on;
+    for (const el of panel.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement>("button, input, select")) {
+      if (!el.closest(".name-field")) el.disabled = !on; // the name box keeps its own (a refused name cannot be sent)
+    }
+    naming?.enable(on);
     if (on === running) return;
     running = on;
     for (const f of runningListeners) f(on);
@@ -160,6 +165,29 @@ export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp:
   const buttonState = wireButton(button, byId("sim-board", HTMLDivElement), (down) => board.button(down));
   canvas.addEventListener("pointerdown", () => button.focus());
   speed.addEventListener("change", () => void board.restart());
+
+  const nameResult = byId("sim-name-result", HTMLParagraphElement);
+  const sayName = (text: string, bad = false): void => {
+    nameResult.textContent = text;
+    nameResult.classList.toggle("rejected", bad);
+    nameResult.dataset.state = bad ? "rejected" : "ok";
+    say.now(text);
+  };
+  naming = wireNameField("sim", region.profile.defaultPetName || "Pip", {
+    call: async (method, args) => {
+      try {
+        return await board.call(method, args);
+      } catch (e) {
+        sayName("pet." + method + "() failed: " + (e instanceof Error ? e.message : String(e)), true);
+        return null;
+      }
+    },
+    backUp,
+    petName: () => status.dataset.name || "the pet",
+    where: "the simulator",
+    say: sayName,
+  });
+  naming.enable(running);
 
   const history = wireHistory(evalInput);
   evalForm.addEventListener("submit", async (e) => {
