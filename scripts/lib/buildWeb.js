@@ -1,7 +1,8 @@
 /**
  * Builds the companion page into dist/web/: index.html, style.css, app.js (one script, the firmware
- * bundles inside) and sw.js (the service worker that keeps those files for a reload without network),
- * nothing fetched from anywhere else, so the folder works from any static host, from disk, and
+ * bundles inside), sw.js (the service worker that keeps those files for a reload without network),
+ * and manifest.webmanifest with icon.svg (so a browser can install the page as an app), nothing
+ * fetched from anywhere else, so the folder works from any static host, from disk, and
  * offline once loaded.
  *
  * The firmware bundles come from the same build as the upload (buildFirmware): one for
@@ -24,7 +25,8 @@ export const WEB_OUT = join(ROOT, "dist", "web");
 export const WEB_BOARD = join(ROOT, "boards", "web.json");
 export const DEVICE_BOARD = join(ROOT, "boards", "esp32.json");
 const STATIC = join(ROOT, "src", "web", "static");
-const STATIC_FILES = ["index.html", "style.css"];
+/** Copied as they are: the page, its style, and what makes it installable as an app (the manifest and its icon). */
+const STATIC_FILES = ["index.html", "style.css", "manifest.webmanifest", "icon.svg"];
 const SERVICE_WORKER = "sw.js";
 
 /**
