@@ -63,6 +63,7 @@ describe("web device tab", () => {
   it("says plainly when the browser has no Web Serial, and offers nothing it cannot do", async () => {
     const { page } = await deviceTab(null);
     expect(await page.locator("#dev-support").innerText()).toContain("This browser has no Web Serial");
+    expect(await page.locator("#dev-support").innerText()).not.toContain("`");
     for (const id of ["#dev-connect", "#esp-files", "#esp-install"]) expect(await page.isDisabled(id)).toBe(true);
     await page.close();
   });
@@ -129,13 +130,20 @@ describe("web device tab", () => {
     await page.click("#dev-rename");
     await page.waitForSelector("#dev-status[data-name=Rex]", { state: "attached" });
 
+    // Downloads are named after the pet and the day: the page's own date, as it writes it.
+    const date = await page.evaluate(() => {
+      const t = new Date();
+      return t.getFullYear() + "-" + String(t.getMonth() + 1).padStart(2, "0") + "-" + String(t.getDate()).padStart(2, "0");
+    });
     const [d] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download")]);
+    expect(d.suggestedFilename()).toBe("a-" + date + "-save.hex"); // valid-minimal's pet is "A"
     expect(readFileSync((await d.path()) as string, "utf8").trim()).toBe(MINIMAL_HEX);
     const [b] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-bin")]);
     expect(readFileSync((await b.path()) as string).toString("hex")).toBe(MINIMAL_HEX);
 
     // The whole region, read as pet-save pull reads it: byte for byte the board's.
     const [img] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-image")]);
+    expect(img.suggestedFilename()).toBe("mochi-" + date + "-region.bin"); // the pet current in it, and the day
     expect(Buffer.compare(readFileSync((await img.path()) as string), Buffer.from(region))).toBe(0);
     expect(await info(page)).toContain("Mochi, updates 3");
 

@@ -181,6 +181,7 @@ describe("installing Espruino with the real esptool-js", () => {
     );
     await page.waitForSelector("#esp-result[data-state=ok]");
     expect(await page.getAttribute("#tab-device", "aria-selected")).toBe("true");
+    expect(await page.$eval("#esp-files", (el) => Array.from((el as HTMLInputElement).files!, (f) => f.name))).toEqual(["espruino_2v29_esp32.tgz"]); // shown as picked
     const text = await result(page);
     expect(text).toContain("from espruino_2v29_esp32.tgz: bootloader.bin, partitions_espruino.bin, espruino_esp32.bin");
     expect(text).toMatch(/0x1000 +bootloader\.bin \(bootloader, 24576 bytes\)/);

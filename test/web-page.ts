@@ -120,3 +120,12 @@ export function canvasRows(page: Page, canvasId: string, rows: number): Promise<
     { id: canvasId, n: rows },
   );
 }
+
+/**
+ * Picks files in a file input as a person does: a click opens the chooser (the page clears the
+ * previous choice then, so the same file picked again still counts), and the files are chosen in it.
+ */
+export async function pickFiles(page: Page, selector: string, files: string | string[]): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click(selector)]);
+  await chooser.setFiles(files);
+}

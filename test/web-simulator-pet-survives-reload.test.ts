@@ -68,6 +68,13 @@ describe("web simulator", () => {
     await page.focus("#tab-sim");
     await page.keyboard.press("Enter");
     expect(await page.getAttribute("#tab-sim", "aria-selected")).toBe("true");
+    // Home and End go to the first and the last tab, as the arrow keys go to the next.
+    await page.keyboard.press("End");
+    expect(await page.getAttribute("#tab-files", "aria-selected")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-files");
+    await page.keyboard.press("Home");
+    expect(await page.getAttribute("#tab-sim", "aria-selected")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-sim");
     expect(await presses()).toBe(0);
     await page.focus("#sim-button");
     await page.keyboard.down(" ");

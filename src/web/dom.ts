@@ -5,6 +5,26 @@ export function byId<T extends HTMLElement>(id: string, type: { new (): T }): T 
   return el;
 }
 
+/**
+ * Hands `take` the files picked in a file input and leaves them shown there, so the page says what
+ * was picked. The choice is cleared only as the chooser opens, so picking the same file again
+ * still counts.
+ */
+export function onFilesPicked(input: HTMLInputElement, take: (files: File[]) => void): void {
+  input.addEventListener("click", () => (input.value = ""));
+  input.addEventListener("change", () => {
+    const files = Array.from(input.files || []);
+    if (files.length > 0) take(files);
+  });
+}
+
+/** Shows files dropped on the page in the file input of the place they went to, as if picked there. */
+export function showPicked(input: HTMLInputElement, files: File[]): void {
+  const dt = new DataTransfer();
+  for (const f of files) dt.items.add(f);
+  input.files = dt.files;
+}
+
 /** Offers bytes or text as a file download. */
 export function download(name: string, data: Uint8Array | string, mime: string): void {
   const blob = new Blob([data as BlobPart], { type: mime });

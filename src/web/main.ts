@@ -9,9 +9,10 @@ import { deviceBoard, deviceFirmware, simBoard } from "virtual:firmware";
 import type { LoadedProfile } from "../inspect/regionReport";
 import { createAnnouncer } from "./announcer";
 import { backUpFirst } from "./backups/backupFirst";
+import { regionSummary } from "./backups/regionSummary";
 import { startBackupsTab } from "./backups/backupsTab";
 import { startDeviceTab } from "./device/deviceTab";
-import { byId } from "./dom";
+import { byId, showPicked } from "./dom";
 import { wireDrops } from "./drops";
 import { startCheckFileTab } from "./checkFile/checkFileTab";
 import { keepPageOffline } from "./offline";
@@ -48,6 +49,7 @@ const backups = startBackupsTab(() => {
   const simOn = sim.running();
   const named = (at: number): string => "the backup of " + new Date(at).toLocaleString();
   return {
+    petName: (b) => regionSummary(b.bytes, b.boardFile === deviceRegion.file ? deviceRegion : simRegion).name,
     show(b) {
       files.show(b.bytes, "backup of " + new Date(b.at).toLocaleString() + " (" + b.reason + ")");
       tabs.select("tab-files");
@@ -66,10 +68,12 @@ wireDrops(
   byId("drop-hint", HTMLDivElement),
   (dropped) => {
     tabs.select("tab-device");
+    showPicked(byId("esp-files", HTMLInputElement), dropped);
     void device.espruino.take(dropped);
   },
   (dropped) => {
     tabs.select("tab-files");
+    showPicked(byId("files-pick", HTMLInputElement), dropped);
     void files.check(dropped);
   },
 );

@@ -6,20 +6,17 @@
  * (the callers do that: simBackup.ts putImage, the Device tab's import).
  */
 import { byId, download } from "../dom";
+import { downloadName } from "../fileNames";
 import { deleteBackup, listBackups, onBackupsChanged, type Backup } from "./backupStore";
 
 export interface BackupTargets {
   show(b: Backup): void;
+  /** The name of the pet current in a backup, or null (its download is named after it). */
+  petName(b: Backup): string | null;
   /** Null while the simulator does not run in this tab (another tab has it). */
   toSimulator: ((b: Backup) => Promise<string>) | null;
   /** Null while no pet runs on a connected board. */
   toBoard: ((b: Backup) => Promise<string>) | null;
-}
-
-function stamp(at: number): string {
-  const d = new Date(at);
-  const two = (n: number): string => String(n).padStart(2, "0");
-  return d.getFullYear() + two(d.getMonth() + 1) + two(d.getDate()) + "-" + two(d.getHours()) + two(d.getMinutes()) + two(d.getSeconds());
 }
 
 export function startBackupsTab(targets: () => BackupTargets): { refresh(): void } {
@@ -71,7 +68,7 @@ export function startBackupsTab(targets: () => BackupTargets): { refresh(): void
         const toSimulator = t.toSimulator;
         td.append(
           action("Download", what, () => {
-            const file = "pet-region-" + b.source + "-" + stamp(b.at) + ".bin";
+            const file = downloadName(t.petName(b), new Date(b.at), "region.bin");
             download(file, b.bytes, "application/octet-stream");
             say("Downloaded " + file + ".");
           }),

@@ -7,6 +7,7 @@ import type { LoadedProfile } from "../../inspect/regionReport";
 import { backUpFirst } from "../backups/backupFirst";
 import { regionSummary } from "../backups/regionSummary";
 import { byId, download } from "../dom";
+import { downloadName } from "../fileNames";
 import type { BoardConnection } from "./boardConnection";
 import { pullRegion } from "./pullRegion";
 
@@ -37,8 +38,10 @@ export function wireBoardRegion(conn: BoardConnection, region: LoadedProfile, sa
     try {
       say("Reading the pet's region from the board…");
       const bytes = await read();
-      download("pet-region-esp32.bin", bytes, "application/octet-stream");
-      say("Downloaded the board's pet region (" + size + " bytes, as pet-save pull writes it): " + regionSummary(bytes, region).text + ".");
+      const summary = regionSummary(bytes, region);
+      const file = downloadName(summary.name, new Date(), "region.bin");
+      download(file, bytes, "application/octet-stream");
+      say("Downloaded the board's pet region as " + file + " (" + size + " bytes, as pet-save pull writes it): " + summary.text + ".");
     } catch (e) {
       say("Could not read the region: " + (e instanceof Error ? e.message : String(e)), true);
     } finally {

@@ -9,7 +9,7 @@
  */
 import type { LoadedProfile } from "../../inspect/regionReport";
 import { backUpFirst } from "../backups/backupFirst";
-import { byId } from "../dom";
+import { byId, onFilesPicked } from "../dom";
 import { checkEspruinoFiles, isImageOrTable, type FlashImage, type PickedFile } from "./espruinoImages";
 import { connectEsp, NoDownloadMode, OtherChip, type EspSession } from "./esptoolSession";
 import { releaseFiles } from "./releaseArchive";
@@ -89,11 +89,7 @@ export function startEspruinoInstaller(h: InstallerHooks): EspruinoInstaller {
     show(from + "Ready to install:\n" + images.map((i) => "  " + hex(i.address).padEnd(8) + " " + i.name + " (" + i.role + ", " + i.bytes.length + " bytes)").join("\n"), "ok");
   }
 
-  pick.addEventListener("change", () => {
-    const files = Array.from(pick.files || []);
-    pick.value = "";
-    if (files.length > 0) void take(files);
-  });
+  onFilesPicked(pick, (files) => void take(files));
 
   async function installOnce(port: PortLike): Promise<boolean> {
     progress.value = 0;

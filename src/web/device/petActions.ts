@@ -7,10 +7,10 @@
  * backup.
  */
 import { hexToBytes } from "../../core/hex";
-import { download } from "../dom";
+import { download, onFilesPicked } from "../dom";
 import { judgePayload, rejectionText } from "../checkFile/judgePayload";
 import { answerText } from "../nameField";
-import { fileStem } from "../sim/simBackup";
+import { downloadName } from "../fileNames";
 import type { petCallCommand } from "./protocol";
 
 /** Calls pet.<method>(args) on the board; its string answer, or null when the call failed (already said). */
@@ -60,16 +60,14 @@ export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInp
     if (bytes === null) return say("pet.exportHex() gave no payload: " + String(hex), true);
     const v = judgePayload(bytes, "the board's export");
     if (!v.ok) return say(rejectionText(v), true);
-    const stem = fileStem(v.json.name);
-    if (kind === "hex") download(stem + "-save.hex", v.hex + "\n", "text/plain");
-    else download(stem + "-save.bin", v.bytes, "application/octet-stream");
+    const file = downloadName(v.json.name, new Date(), kind === "hex" ? "save.hex" : "save.bin");
+    if (kind === "hex") download(file, v.hex + "\n", "text/plain");
+    else download(file, v.bytes, "application/octet-stream");
     say("Downloaded the board's save (" + v.json.name + ").");
   }
   downloadBtn.addEventListener("click", () => void downloadSave("hex"));
   downloadBinBtn.addEventListener("click", () => void downloadSave("bin"));
-  restore.addEventListener("change", async () => {
-    const f = restore.files && restore.files[0];
-    restore.value = "";
+  onFilesPicked(restore, async ([f]) => {
     if (!f) return;
     const v = judgePayload(new Uint8Array(await f.arrayBuffer()), f.name, Date.now());
     if (!v.ok) return say(f.name + ": " + rejectionText(v) + "\nNothing was sent to the board.", true);

@@ -32,8 +32,6 @@ export interface SimEvents {
 }
 
 export interface SimulatedBoard {
-  /** True while the board runs in this tab. */
-  running(): boolean;
   button(down: boolean): void;
   evaluate(code: string): Promise<string | null>;
   call(method: PetMethod, args?: string[]): Promise<string>;
@@ -136,7 +134,6 @@ export function startSimulatedBoard(region: LoadedProfile, speed: () => number, 
   void start();
 
   return {
-    running: () => client.isOn(),
     button: (down) => client.button(down),
     evaluate: (code) => client.evaluate(code),
     call: (method, args) => client.call(method, args),

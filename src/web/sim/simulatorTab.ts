@@ -218,7 +218,8 @@ export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp:
   return {
     region,
     line,
-    running: () => board.running(),
+    // The tab's state, not the board's power: a restart (the speed, an image loaded) is still "here".
+    running: () => running,
     image: () => board.image(),
     call: (method, args) => board.call(method, args),
     loadImage: (bytes) => board.loadImage(bytes),
