@@ -51,6 +51,12 @@ export class BadAnswer extends Error {
 }
 
 export interface BoardClient {
+  /**
+   * Starts a board's sandbox ahead of time, while the page is still reading its flash from
+   * IndexedDB: the next powerOn takes it, already loaded, instead of starting one. `false` ends a
+   * sandbox started so and not taken (a tab that is going to wait).
+   */
+  prepare(on: boolean): void;
   /** Powers a board on over `image` (null: an erased chip). */
   powerOn(speed: number, image: Uint8Array | null): void;
   /** Ends the board wherever it is: a power cut. */
@@ -77,6 +83,7 @@ interface Pending {
 
 export function createBoardClient(regionSize: number, events: BoardEvents): BoardClient {
   let sandbox: BoardSandbox | null = null;
+  let spare: BoardSandbox | null = null;
   let nextId = 1;
   const pending = new Map<number, Pending>();
   let lastHeard = 0;
@@ -143,14 +150,27 @@ export function createBoardClient(regionSize: number, events: BoardEvents): Boar
     }
   }, CHECK_MS);
 
+  function newSandbox(): BoardSandbox {
+    const s = startBoardSandbox(workerScript, (uncaught) => {
+      const said = boardText(uncaught);
+      if (sandbox === s && said !== null) events.message({ t: "line", text: said });
+    });
+    return s;
+  }
+
   const text = (v: unknown): string | undefined => boardText(v) ?? undefined;
   return {
+    prepare(on) {
+      if (on && spare === null && sandbox === null) spare = newSandbox();
+      if (!on && spare !== null) {
+        spare.end();
+        spare = null;
+      }
+    },
     powerOn(speed, image) {
       powerCut();
-      const s = startBoardSandbox(workerScript, (uncaught) => {
-        const said = boardText(uncaught);
-        if (sandbox === s && said !== null) events.message({ t: "line", text: said });
-      });
+      const s = spare !== null ? spare : newSandbox();
+      spare = null;
       sandbox = s;
       lastHeard = performance.now();
       heardOnce = false;

@@ -120,9 +120,17 @@ export function startSimulatedBoard(region: LoadedProfile, speed: () => number, 
   /** Claims the board (waiting if another tab has it), then powers it on. */
   async function start(): Promise<void> {
     try {
+      // The board's sandbox loads while the lease and the flash are read, once the page has been
+      // painted (made before, it held the first paint back).
+      let waits = false;
+      requestAnimationFrame(() => setTimeout(() => client.prepare(!waits), 0));
       if (db === null) db = await petDb();
       claim = null;
-      const c = await claimBoard(db, () => events.state("waiting"));
+      const c = await claimBoard(db, () => {
+        waits = true;
+        client.prepare(false); // a waiting tab holds no board
+        events.state("waiting");
+      });
       claim = c;
       await powerOn();
     } catch (e) {

@@ -76,7 +76,7 @@ function serve(port: MessagePort): void {
       line("firmware failed to start: " + describeError(e));
     }
 
-    setInterval(() => {
+    const sendFrame = (): void => {
       const pixels = new Uint8Array(FRAME_BYTES);
       for (let y = 0; y < OLED_HEIGHT; y++) {
         for (let x = 0; x < OLED_WIDTH; x++) {
@@ -94,7 +94,9 @@ function serve(port: MessagePort): void {
         status = null;
       }
       post({ t: "frame", pixels, led, status } as FromBoard, [pixels.buffer]);
-    }, FRAME_MS);
+    };
+    sendFrame(); // the first at once: the page shows the pet as soon as the firmware has drawn it
+    setInterval(sendFrame, FRAME_MS);
   }
 
   function answer(m: Exclude<ToBoard, { t: "boot" | "button" }>, b: Board, f: BoardFlash): unknown {
