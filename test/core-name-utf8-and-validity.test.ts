@@ -1,6 +1,7 @@
 /**
- * Pet names: the UTF-8 coder against Node's TextEncoder/TextDecoder as the independent oracle, and
- * the byte-length and zero-byte rules of isValidName at their edges.
+ * Pet names: the UTF-8 coder against Node's TextEncoder/TextDecoder as the independent oracle, the
+ * byte-length and zero-byte rules of isValidName at their edges, and the text the panel draws for a
+ * name (nameForDisplay) against Unicode's decompositions.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -141,25 +142,53 @@ describe("nameFromString / nameToString", () => {
 });
 
 describe("nameForDisplay (what the panel and the console lines show)", () => {
-  /** Independent statement of the rule: TextDecoder's reading, then one "?" per code point outside 0x20..0x7E. */
+  /**
+   * The letters of U+00C0..U+017F that Unicode does not decompose into a letter and marks, each
+   * given here by its look (written for this test, not copied from the code).
+   */
+  const BY_LOOK: Record<string, string> = {
+    Æ: "A", Ð: "D", "×": "x", Ø: "O", Þ: "P", ß: "s", æ: "a", ð: "d", "÷": "/", ø: "o", þ: "p",
+    Đ: "D", đ: "d", Ħ: "H", ħ: "h", ı: "i", ĸ: "k", Ł: "L", ł: "l", ŉ: "n", Ŋ: "N", ŋ: "n", Œ: "O", œ: "o", Ŧ: "T", ŧ: "t",
+  };
+  /**
+   * Independent statement of the rule: TextDecoder's reading, then per code point: printable ASCII as
+   * it is; U+00C0..U+017F as the first letter of its compatibility decomposition (NFKD: é is e and an
+   * accent, ſ is s, Ĳ is IJ), or by its look where it has none; anything else "?".
+   */
   function expected(bytes: Uint8Array): string {
     return Array.from(decoder.decode(bytes))
       .map((ch) => {
         const cp = ch.codePointAt(0)!;
-        return cp >= 0x20 && cp <= 0x7e ? ch : "?";
+        if (cp >= 0x20 && cp <= 0x7e) return ch;
+        if (cp < 0xc0 || cp > 0x17f) return "?";
+        const first = ch.normalize("NFKD").charAt(0);
+        return /^[A-Za-z]$/.test(first) ? first : BY_LOOK[ch]!;
       })
       .join("");
   }
 
-  it("keeps printable ASCII and gives one ? per other code point", () => {
+  it("keeps printable ASCII, draws accented Latin letters as the nearest letter the font has, and gives one ? per other code point", () => {
     expect(nameForDisplay(encoder.encode("Pip the 2nd!"))).toBe("Pip the 2nd!");
     // U+263A is the case the ESP32's 8-bit strings got wrong: its low byte 0x3A is ':'.
     expect(nameForDisplay(encoder.encode("\u263a"))).toBe("?");
-    expect(nameForDisplay(encoder.encode("\u017baba"))).toBe("?aba"); // Ż
-    expect(nameForDisplay(encoder.encode("caf\u00e9 ma\u00f1ana"))).toBe("caf? ma?ana"); // the font has no é, ñ
+    expect(nameForDisplay(encoder.encode("Zo\u00eb"))).toBe("Zoe"); // the font has no ë
+    expect(nameForDisplay(encoder.encode("\u017baba"))).toBe("Zaba"); // Ż
+    expect(nameForDisplay(encoder.encode("caf\u00e9 ma\u00f1ana"))).toBe("cafe manana");
+    expect(nameForDisplay(encoder.encode("\u0141ucja \u00c6r\u00f8 Stra\u00dfe"))).toBe("Lucja Aro Strase"); // Ł, Æ, ø, ß: by their look
+    expect(nameForDisplay(encoder.encode("\u00bfQu\u00e9?"))).toBe("?Que?"); // ¿ is below the table
+    expect(nameForDisplay(encoder.encode("\u0180\u0391\u0436"))).toBe("???"); // past it: ƀ, Greek, Cyrillic
     expect(nameForDisplay(encoder.encode("a\u{1f600}b"))).toBe("a?b"); // outside the BMP: one ?, not two
     expect(nameForDisplay(encoder.encode("a\u001b[2Jb\u007f"))).toBe("a?[2Jb?"); // control characters
     expect(nameForDisplay(new Uint8Array([0x41, 0xff, 0xe2, 0x98, 0x42]))).toBe("A??B"); // bad bytes as U+FFFD
+  });
+
+  it("has one letter for every code point of U+00C0..U+017F, each as the independent rule says", () => {
+    for (let cp = 0xc0; cp <= 0x17f; cp++) {
+      const ch = String.fromCodePoint(cp);
+      const shown = nameForDisplay(encoder.encode(ch));
+      expect(shown, ch).toBe(expected(encoder.encode(ch)));
+      expect(shown, ch).toMatch(/^[A-Za-z/]$/);
+    }
   });
 
   it("agrees with the independent rule on random bytes and strings", () => {
@@ -175,6 +204,13 @@ describe("nameForDisplay (what the panel and the console lines show)", () => {
         expect(nameForDisplay(encoder.encode(s))).toBe(expected(encoder.encode(s)));
       }),
     );
+    // Latin names: letters of the table among ASCII ones.
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0x1ff })), { maxLength: 15 }), (cps) => {
+        const bytes = encoder.encode(String.fromCodePoint(...cps));
+        expect(nameForDisplay(bytes)).toBe(expected(bytes));
+      }),
+    );
     // Printable ASCII with the odd byte from just outside it (0x1F, 0x7F, 0x80): the shortcut for
     // names that are printable ASCII throughout, and its edges.
     fc.assert(
@@ -183,6 +219,22 @@ describe("nameForDisplay (what the panel and the console lines show)", () => {
         expect(nameForDisplay(bytes)).toBe(expected(bytes));
       }),
     );
+  });
+
+  it("gives the same text where String.fromCharCode keeps only a code point's low byte (the ESP32 build, which has no Unicode strings)", () => {
+    const names = ["Zo\u00eb", "\u017baba", "\u263aPip", "a\u{1f600}b", "\u0141ucja", "\u0100\u017f", "Pip"];
+    const want = names.map((n) => nameForDisplay(encoder.encode(n)));
+    const real = String.fromCharCode;
+    let got: string[];
+    String.fromCharCode = (...codes: number[]) => real(...codes.map((c) => c & 0xff));
+    try {
+      expect(String.fromCharCode(0x263a)).toBe(":"); // the stand-in does what the ESP32 build does
+      got = names.map((n) => nameForDisplay(encoder.encode(n)));
+    } finally {
+      String.fromCharCode = real;
+    }
+    expect(got).toEqual(want);
+    expect(want).toEqual(["Zoe", "Zaba", "?Pip", "a?b", "Lucja", "As", "Pip"]);
   });
 
   it("is what the firmware's status line prints, while utf8Decode keeps the real name", () => {

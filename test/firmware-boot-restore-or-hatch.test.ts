@@ -35,7 +35,7 @@ describe("boot on an empty region", () => {
 
   it("takes the name's bytes the build embeds (deviceName), and the text when those are not a valid name", () => {
     const { app, env } = bootPet({ board: { defaultPetName: "Mochi", ...deviceName({ defaultPetName: "Zo\u00eb" }) } });
-    expect(env.lines).toEqual(["no save found: region empty, hatched Zo?"]);
+    expect(env.lines).toEqual(["no save found: region empty, hatched Zoe"]);
     expect(app.pet.status()?.nameHex).toBe("5a6fc3ab");
     const env2 = bootPet({ board: { defaultPetName: "Mochi", defaultPetNameBytes: [0x4d, 0, 0x6f] } }).env;
     expect(env2.lines).toEqual(["no save found: region empty, hatched Mochi"]);

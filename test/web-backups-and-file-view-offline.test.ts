@@ -19,7 +19,7 @@ import { nameToString } from "../src/core/name";
 import { u64ToDecimal } from "../src/core/u64";
 import { readRegion } from "../src/inspect/regionReport";
 import { cleanImage, rottenNewestImage, tornImage } from "./region-tools-fixtures";
-import { openPageFixture, openSimulatorPage, type PageFixture } from "./web-page";
+import { openPageFixture, openSimulatorPage, pickFiles, type PageFixture } from "./web-page";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
 // From test/golden/README.md (written by hand), not from the codec.
@@ -32,6 +32,7 @@ let errors: string[];
 const answers: boolean[] = [];
 const asked: string[] = [];
 const requestsAfterLoad: string[] = [];
+let installability: { errors: unknown[]; manifest: string } = { errors: ["not asked"], manifest: "" };
 
 beforeAll(async () => {
   fx = await openPageFixture();
@@ -42,6 +43,13 @@ beforeAll(async () => {
   });
   await page.waitForSelector("#sim-saved[data-name]");
   await page.waitForSelector("body[data-offline=ready]"); // the service worker keeps the page's files
+  // Chromium's own verdict on installing the page as an app, asked while the server still answers.
+  const cdp = await fx.browser.context.newCDPSession(page);
+  installability = {
+    errors: (await cdp.send("Page.getInstallabilityErrors")).installabilityErrors,
+    manifest: (await cdp.send("Page.getAppManifest")).url,
+  };
+  await cdp.detach();
   await fx.stopServer();
   await fx.browser.context.setOffline(true);
   page.on("request", (r) => {
@@ -72,10 +80,19 @@ async function dropFiles(files: { name: string; bytes: Uint8Array }[]): Promise<
   }, files.map((f) => ({ name: f.name, data: Array.from(f.bytes) })));
 }
 
+/** The bytes a button downloads; `lastDownloadName` the name the page gave the file. */
+let lastDownloadName = "";
 async function download(button: string): Promise<Buffer> {
   const [d] = await Promise.all([page.waitForEvent("download"), page.click(button)]);
+  lastDownloadName = d.suggestedFilename();
   return readFileSync((await d.path()) as string);
 }
+/** Today's date in the page, as the page writes it in file names. */
+const today = (): Promise<string> =>
+  page.evaluate(() => {
+    const d = new Date();
+    return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
+  });
 const backupResult = (): Promise<string> => page.locator("#sim-backup-result").innerText();
 const currentName = (image: Uint8Array): string => {
   const c = readRegion(image, { file: "boards/web.json", profile: WEB_PROFILE });
@@ -83,6 +100,11 @@ const currentName = (image: Uint8Array): string => {
 };
 
 describe("web backups and file view, offline", () => {
+  it("can be installed as an app: Chromium finds its manifest and icon and has nothing against it", () => {
+    expect(installability.manifest).toMatch(/\/manifest\.webmanifest$/);
+    expect(installability.errors).toEqual([]);
+  });
+
   it("asks before restoring a save into the simulator, and cancelling changes nothing", async () => {
     const before = await page.getAttribute("#sim-status", "data-name");
     answers.push(false);
@@ -90,11 +112,13 @@ describe("web backups and file view, offline", () => {
     await page.waitForFunction(() => document.getElementById("sim-backup-result")!.textContent!.includes("not restored"));
     expect(asked[asked.length - 1]).toContain("Replace " + before + " in the simulator with " + UTF8_PET.name);
     expect(await page.getAttribute("#sim-status", "data-name")).toBe(before);
+    // The picker goes on showing what was picked.
+    expect(await page.$eval("#sim-restore", (el) => Array.from((el as HTMLInputElement).files!, (f) => f.name))).toEqual([UTF8_PET.file]);
   });
 
   it("restores a golden payload into the simulator through pet.importHex, after keeping a backup", async () => {
     answers.push(true);
-    await page.setInputFiles("#sim-restore", golden(UTF8_PET.file));
+    await pickFiles(page, "#sim-restore", golden(UTF8_PET.file)); // the same file again, picked in the chooser
     await page.waitForFunction(() => document.getElementById("sim-backup-result")!.textContent!.includes("answered"));
     const text = await backupResult();
     expect(text).toContain('pet.importHex() answered "ok"');
@@ -119,8 +143,11 @@ describe("web backups and file view, offline", () => {
   it("downloads the current save as hex and binary, both the restored pet", async () => {
     const hex = (await download("#sim-download-hex")).toString("utf8").trim();
     expect(hex).toMatch(/^[0-9a-f]{168}$/);
+    // Named after the pet ("Zoë 🐾" as the panel shows it, in lower case) and the date.
+    expect(lastDownloadName).toBe("zoe-" + (await today()) + "-save.hex");
     const bin = await download("#sim-download-bin");
     expect(bin.length).toBe(84);
+    expect(lastDownloadName).toBe("zoe-" + (await today()) + "-save.bin");
     // Two exports a moment apart (the stamp and clock move on), each the restored pet.
     for (const bytes of [new Uint8Array(bin), new Uint8Array(Buffer.from(hex, "hex"))]) {
       const loaded = loadWorld(bytes, 0);
@@ -133,6 +160,7 @@ describe("web backups and file view, offline", () => {
   it("downloads the whole region image, whose current save is the restored pet", async () => {
     const image = await download("#sim-download-image");
     expect(image.length).toBe(65536);
+    expect(lastDownloadName).toBe("zoe-" + (await today()) + "-region.bin");
     expect(currentName(new Uint8Array(image))).toBe(UTF8_PET.name);
   });
 
@@ -163,6 +191,7 @@ describe("web backups and file view, offline", () => {
     const [d] = await Promise.all([page.waitForEvent("download"), loading.getByRole("button", { name: /^Download/ }).click()]);
     const kept = new Uint8Array(readFileSync((await d.path()) as string));
     expect(currentName(kept)).toBe(UTF8_PET.name);
+    expect(d.suggestedFilename()).toBe("zoe-" + (await today()) + "-region.bin"); // the backup's pet and day
 
     answers.push(true);
     await loading.getByRole("button", { name: /^Into the simulator/ }).click();
@@ -179,6 +208,17 @@ describe("web backups and file view, offline", () => {
     expect(await rows.filter({ hasText: "before restoring " + UTF8_PET.file }).count()).toBe(0);
   });
 
+  it("while files are dragged over the page, says where they will go on a card that reads over whatever is under it", async () => {
+    await page.evaluate(() => document.dispatchEvent(new DragEvent("dragover", { bubbles: true, cancelable: true, dataTransfer: new DataTransfer() })));
+    const card = page.locator("#drop-hint p");
+    expect(await card.isVisible()).toBe(true);
+    expect(await card.innerText()).toContain("Drop to check the files here");
+    // The card's own background is opaque (the page under it does not show through the words).
+    expect(await card.evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/^rgb\(\d+, \d+, \d+\)$/);
+    await page.evaluate(() => document.dispatchEvent(new DragEvent("dragleave", { bubbles: true, relatedTarget: null })));
+    expect(await page.locator("#drop-hint").isHidden()).toBe(true);
+  });
+
   it("several dropped files are each shown, as pet-save decode shows them", async () => {
     await dropFiles([
       { name: UTF8_PET.file, bytes: readFileSync(golden(UTF8_PET.file)) },
@@ -186,6 +226,8 @@ describe("web backups and file view, offline", () => {
     ]);
     expect(await page.getAttribute("#tab-files", "aria-selected")).toBe("true");
     await page.waitForSelector("#files-results[data-count='2']");
+    // The tab's picker shows the dropped files, as if they had been picked there.
+    expect(await page.$eval("#files-pick", (el) => Array.from((el as HTMLInputElement).files!, (f) => f.name))).toEqual([UTF8_PET.file, "bad.hex"]);
     const blocks = page.locator("#files-results .file-result");
     expect(await blocks.evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.name, (e as HTMLElement).dataset.verdict]))).toEqual([
       [UTF8_PET.file, "ok"],

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dialog, Page } from "playwright-core";
 import { buildFirmware, DEFAULT_BOARD } from "../scripts/lib/build.js";
-import { openPageFixture, watchErrors, type PageFixture } from "./web-page";
+import { canvasRows, openPageFixture, watchErrors, type PageFixture } from "./web-page";
+import { NAME_ROWS, nameRows } from "./web-name-drawing";
 import { installFakeSerial, type FakeBoard, type FakeState } from "./web-fake-serial";
 import { cleanImage, tornImage } from "./region-tools-fixtures";
 import { hexToBytes } from "../src/core/hex";
@@ -63,6 +64,7 @@ describe("web device tab", () => {
   it("says plainly when the browser has no Web Serial, and offers nothing it cannot do", async () => {
     const { page } = await deviceTab(null);
     expect(await page.locator("#dev-support").innerText()).toContain("This browser has no Web Serial");
+    expect(await page.locator("#dev-support").innerText()).not.toContain("`");
     for (const id of ["#dev-connect", "#esp-files", "#esp-install"]) expect(await page.isDisabled(id)).toBe(true);
     await page.close();
   });
@@ -108,7 +110,7 @@ describe("web device tab", () => {
 
   it("keeps a backup, uploads the ESP32 bundle into .bootcde, loads it and shows the live pet; acts on it and backs it up", async () => {
     const region = cleanImage().sim.image(); // three saves of "Mochi", the newest with 3 updates
-    const { page, errors, asked } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX, region: Array.from(region) }, ["Rex", true, true]);
+    const { page, errors, asked } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX, region: Array.from(region) }, [true]);
     await page.click("#dev-connect");
     await infoHas(page, "supported");
     await page.waitForFunction(() => document.getElementById("dev-status")!.textContent!.includes("No pet"));
@@ -125,16 +127,24 @@ describe("web device tab", () => {
 
     await page.click("#dev-interact");
     await expect.poll(async () => (await fake(page)).pet!.updates).toBe(1);
+    await page.fill("#dev-name", "Rex");
     await page.click("#dev-rename");
     await page.waitForSelector("#dev-status[data-name=Rex]", { state: "attached" });
 
+    // Downloads are named after the pet and the day: the page's own date, as it writes it.
+    const date = await page.evaluate(() => {
+      const t = new Date();
+      return t.getFullYear() + "-" + String(t.getMonth() + 1).padStart(2, "0") + "-" + String(t.getDate()).padStart(2, "0");
+    });
     const [d] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download")]);
+    expect(d.suggestedFilename()).toBe("a-" + date + "-save.hex"); // valid-minimal's pet is "A"
     expect(readFileSync((await d.path()) as string, "utf8").trim()).toBe(MINIMAL_HEX);
     const [b] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-bin")]);
     expect(readFileSync((await b.path()) as string).toString("hex")).toBe(MINIMAL_HEX);
 
     // The whole region, read as pet-save pull reads it: byte for byte the board's.
     const [img] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-image")]);
+    expect(img.suggestedFilename()).toBe("mochi-" + date + "-region.bin"); // the pet current in it, and the day
     expect(Buffer.compare(readFileSync((await img.path()) as string), Buffer.from(region))).toBe(0);
     expect(await info(page)).toContain("Mochi, updates 3");
 
@@ -156,29 +166,37 @@ describe("web device tab", () => {
     await page.close();
   });
 
-  it("shows a rejected rename; asks before hatching and restoring, and cancelling sends nothing", async () => {
+  it("shows a rejected rename and refuses what the name rule refuses; asks before hatching and restoring, and cancelling sends nothing", async () => {
     const { page, asked } = await deviceTab({ board: "ESP32", version: "2v29", runningPet: "Old", renameAnswer: "bad-name", region: Array.from(tornImage().sim.image()) }, [
-      "a name too long for the board",
-      true, // hatch? yes
-      false, // its name: cancel
-      true, // hatch? yes
-      "Tom",
+      false, // hatch Pip? no
+      true, // hatch Tom? yes
       false, // restore? no
     ]);
     await page.click("#dev-connect");
     await page.waitForSelector("#dev-status[data-name=Old]", { state: "attached" });
     expect(await openStep(page)).toBe("pet");
+    // The board refuses a name the page's rule takes: its answer is shown with what it means.
+    await page.fill("#dev-name", "a name the board refuses");
     await page.click("#dev-rename");
     await infoHas(page, 'pet.rename() answered "bad-name": the name length is not 1 to 31');
     expect(await page.getAttribute("#dev-info", "data-state")).toBe("error");
+    // A name the rule refuses is said so as it is typed, and cannot be sent.
+    const renamesSent = (await fake(page)).log.filter((l) => l.includes("pet.rename(")).length;
+    await page.fill("#dev-name", "\u00e9".repeat(16));
+    expect(await page.locator("#dev-name-note").innerText()).toContain("Too long: this name is 32 bytes of UTF-8");
+    expect(await page.isDisabled("#dev-rename")).toBe(true);
+    expect(await page.isDisabled("#dev-hatch")).toBe(true);
+    expect((await fake(page)).log.filter((l) => l.includes("pet.rename(")).length).toBe(renamesSent);
 
+    await page.fill("#dev-name", "");
     await page.click("#dev-hatch");
     await infoHas(page, "Nothing hatched");
     expect((await fake(page)).hatched).toEqual([]);
+    await page.fill("#dev-name", "Tom");
     await page.click("#dev-hatch");
     await page.waitForSelector("#dev-status[data-name=Tom]", { state: "attached" });
     expect((await fake(page)).hatched).toEqual(["Tom"]);
-    expect(asked.filter((q) => q.startsWith("Hatch a new pet? Old is replaced")).length).toBe(2);
+    expect(asked.filter((q) => q.startsWith("Hatch a new pet called ") && q.includes(" on the board? Old is replaced"))).toHaveLength(2);
 
     await page.setInputFiles("#dev-restore", golden("valid-utf8-name.hex"));
     await infoHas(page, "Not restored");
@@ -186,6 +204,18 @@ describe("web device tab", () => {
 
     await page.click("#tab-backups");
     expect(await page.locator("#backups-list tr", { hasText: "before hatching" }).count()).toBe(1);
+    await page.close();
+  });
+
+  it("draws a name the panel's font lacks letters of as the board does: Zoë as Zoe", async () => {
+    const { page } = await deviceTab({ board: "ESP32", version: "2v29", runningPet: "Old" });
+    await page.click("#dev-connect");
+    await page.waitForSelector("#dev-status[data-name=Old]", { state: "attached" });
+    await page.fill("#dev-name", "Zo\u00eb");
+    expect(await page.locator("#dev-name-note").innerText()).toContain("The board's screen has no \u201c\u00eb\u201d: it shows this name as \u201cZoe\u201d");
+    await page.click("#dev-rename");
+    await page.waitForSelector("#dev-status[data-name='Zo\u00eb']", { state: "attached" });
+    await expect.poll(() => canvasRows(page, "dev-oled", NAME_ROWS)).toEqual(nameRows("Zoe"));
     await page.close();
   });
 

@@ -181,17 +181,37 @@ describe("installing Espruino with the real esptool-js", () => {
     );
     await page.waitForSelector("#esp-result[data-state=ok]");
     expect(await page.getAttribute("#tab-device", "aria-selected")).toBe("true");
+    expect(await page.$eval("#esp-files", (el) => Array.from((el as HTMLInputElement).files!, (f) => f.name))).toEqual(["espruino_2v29_esp32.tgz"]); // shown as picked
     const text = await result(page);
     expect(text).toContain("from espruino_2v29_esp32.tgz: bootloader.bin, partitions_espruino.bin, espruino_esp32.bin");
     expect(text).toMatch(/0x1000 +bootloader\.bin \(bootloader, 24576 bytes\)/);
     expect(text).toMatch(/0x10000 +espruino_esp32\.bin \(Espruino firmware, 65536 bytes\)/);
     expect(await page.isDisabled("#esp-install")).toBe(false);
-    // A file that is not a release: refused with words, nothing to write.
-    await page.setInputFiles("#esp-files", [file("espruino_2v29_esp32.tgz", Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4]))]);
+    // A download cut short: said so, with what to do, and nothing about picking three files.
+    await page.setInputFiles("#esp-files", [file("espruino_2v29_esp32.tgz", releaseTgz.subarray(0, releaseTgz.length >> 1))]);
     await page.waitForSelector("#esp-result[data-state=error]");
-    expect(await result(page)).toContain("could not be unpacked");
+    let text2 = await result(page);
+    expect(text2).toContain("espruino_2v29_esp32.tgz is cut short");
+    expect(text2).toContain("Download the ESP32 release again from espruino.com");
+    expect(text2).toContain("Nothing was written");
+    expect(text2).not.toContain("three files;");
+    expect(text2).not.toContain("Failed to fetch");
+    expect(await page.isDisabled("#esp-install")).toBe(true);
     await page.setInputFiles("#esp-files", [file("espruino_2v29_esp32.tgz", releaseTgz)]);
     await page.waitForSelector("#esp-result[data-state=ok]");
+    // A web page saved under the release's name (a failed download), dropped on the page: it still
+    // goes to step 1, which says what it is.
+    await page.click("#tab-files");
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(["<!DOCTYPE html><html><body>Not found</body></html>"], "espruino_2v29_esp32.tgz"));
+      document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await page.waitForSelector("#esp-result[data-state=error]");
+    expect(await page.getAttribute("#tab-device", "aria-selected")).toBe("true");
+    text2 = await result(page);
+    expect(text2).toContain("espruino_2v29_esp32.tgz is a web page (HTML), not the release");
+    expect(text2).not.toContain("three files;");
     await page.close();
   });
 

@@ -113,7 +113,19 @@ export function installFakeSerial(sc: FakeBoard): void {
     return (c ^ 0xffffffff) | 0; // signed, as Espruino's E.CRC32 may answer
   }
   const pet = {
-    status: () => (state.pet ? { name: state.pet.name, expression: 0, expressionName: "neutral", activityName: "idle", updateCount: String(state.pet.updates) } : null),
+    // The name as an ESP32 holds it: a string of its UTF-8 bytes (the page sends \xNN escapes), with
+    // those bytes in nameHex.
+    status: () =>
+      state.pet
+        ? {
+            name: state.pet.name,
+            nameHex: Array.from(state.pet.name, (c) => (c.charCodeAt(0) & 0xff).toString(16).padStart(2, "0")).join(""),
+            expression: 0,
+            expressionName: "neutral",
+            activityName: "idle",
+            updateCount: String(state.pet.updates),
+          }
+        : null,
     interact: () => {
       state.pet!.updates++;
       return "ok";

@@ -21,8 +21,8 @@ afterAll(() => {
 });
 
 describe("web page build", () => {
-  it("writes index.html, style.css, app.js and sw.js, together within the size budget", () => {
-    expect(readdirSync(outDir).sort()).toEqual(["app.js", "index.html", "style.css", "sw.js"]);
+  it("writes index.html, style.css, app.js, sw.js, the manifest and its icon, together within the size budget", () => {
+    expect(readdirSync(outDir).sort()).toEqual(["app.js", "icon.svg", "index.html", "manifest.webmanifest", "style.css", "sw.js"]);
     const total = readdirSync(outDir).reduce((n, f) => n + readFileSync(join(outDir, f)).length, 0);
     expect(total).toBeGreaterThan(60_000); // both firmware bundles at least: the page was really built
     expect(total).toBeLessThanOrEqual(WEB_BUDGET_BYTES);
@@ -38,9 +38,18 @@ describe("web page build", () => {
   it("the service worker keeps the page's own files and nothing else, under a version made of their bytes", () => {
     const sw = readFileSync(join(outDir, "sw.js"), "utf8");
     const files = JSON.parse(/const FILES = (\[[^\]]*\]);/.exec(sw)![1]!);
-    expect(files).toEqual(["./", "index.html", "style.css", "app.js"]);
+    expect(files).toEqual(["./", "index.html", "style.css", "manifest.webmanifest", "icon.svg", "app.js"]);
     expect(sw).toMatch(/const VERSION = "[0-9a-f]{16}";/);
     expect(sw).not.toContain("__PAGE_");
+  });
+
+  it("has a web app manifest whose icons are files of the page", () => {
+    const manifest = JSON.parse(readFileSync(join(outDir, "manifest.webmanifest"), "utf8")) as { name: string; start_url: string; display: string; icons: { src: string }[] };
+    expect(manifest.name).toContain("espruino-pet");
+    expect(manifest.start_url).toBe("./");
+    expect(manifest.display).toBe("standalone");
+    expect(manifest.icons.length).toBeGreaterThan(0);
+    for (const icon of manifest.icons) expect(readdirSync(outDir)).toContain(icon.src);
   });
 
   it("carries both firmware bundles: the simulator's (boards/web.json) and the ESP32's", () => {

@@ -102,3 +102,30 @@ export async function typeConsole(page: Page, text: string): Promise<void> {
   await page.fill("#sim-eval-input", text);
   await page.press("#sim-eval-input", "Enter");
 }
+
+/** The lit pixels of the top `rows` rows of a 128x64 OLED canvas, one "#"/"." string per row. */
+export function canvasRows(page: Page, canvasId: string, rows: number): Promise<string[]> {
+  return page.evaluate(
+    ({ id, n }) => {
+      const c = document.getElementById(id) as HTMLCanvasElement;
+      const d = (c.getContext("2d") as CanvasRenderingContext2D).getImageData(0, 0, c.width, n).data;
+      const out: string[] = [];
+      for (let y = 0; y < n; y++) {
+        let row = "";
+        for (let x = 0; x < c.width; x++) row += (d[(y * c.width + x) * 4 + 2] as number) > 128 ? "#" : ".";
+        out.push(row);
+      }
+      return out;
+    },
+    { id: canvasId, n: rows },
+  );
+}
+
+/**
+ * Picks files in a file input as a person does: a click opens the chooser (the page clears the
+ * previous choice then, so the same file picked again still counts), and the files are chosen in it.
+ */
+export async function pickFiles(page: Page, selector: string, files: string | string[]): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click(selector)]);
+  await chooser.setFiles(files);
+}

@@ -81,6 +81,8 @@ describe("the page on a plain-http LAN address", () => {
     expect(text).toContain("plain http");
     expect(text).toContain("http://localhost");
     expect(text).not.toContain("This browser has no Web Serial");
+    expect(text).toContain("Run “npm run web” on that computer");
+    expect(await page.locator("body").innerText()).not.toContain("`"); // no Markdown left in the page's words
     for (const id of ["#dev-connect", "#esp-files", "#esp-erase", "#esp-install"]) expect(await page.isDisabled(id)).toBe(true);
     await page.close();
   });

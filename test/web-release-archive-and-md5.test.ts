@@ -2,8 +2,9 @@
  * The page's own small readers for installing Espruino, held to the outside tools: the release
  * archive reader (src/web/device/releaseArchive.ts: gzip through DecompressionStream, tar read by
  * hand) against archives made by GNU tar in its three formats (GNU long names, pax path records,
- * ustar prefixes), and the MD5 that esptool-js checks written images with (src/web/device/md5.ts)
- * against node:crypto.
+ * ustar prefixes), with what it says of a file that is not a usable release (not gzip, cut short,
+ * damaged, no tar inside, not an ESP32 release, files missing), and the MD5 that esptool-js checks
+ * written images with (src/web/device/md5.ts) against node:crypto.
  */
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -12,7 +13,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { md5Hex } from "../src/web/device/md5";
-import { RELEASE_FILES, releaseFiles, untar } from "../src/web/device/releaseArchive";
+import { RELEASE_FILES, ReleaseProblem, releaseFiles, untar } from "../src/web/device/releaseArchive";
 import { tempDir } from "./region-tools-fixtures";
 
 describe("md5Hex", () => {
@@ -45,21 +46,73 @@ describe("the Espruino release archive", () => {
       r.files.forEach((f, k) => expect(Buffer.from(f.bytes).equals(contents[k]!.bytes)).toBe(true));
       expect(r.note).toContain("from espruino_2v29_esp32.tgz");
       const listed = execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" }).split("\n").filter((l) => l !== "" && !l.endsWith("/"));
-      const ours = untar(new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer())).map((f) => f.name);
+      const ours = untar(new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer())).files.map((f) => f.name);
       expect(ours.sort()).toEqual(listed.sort());
     });
   }
 
-  it("refuses what is not a gzipped tar with a sentence, and takes every .bin of a release that names its files otherwise", async () => {
-    await expect(releaseFiles({ name: "x.tgz", bytes: new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]) })).rejects.toThrow("x.tgz could not be unpacked");
-    await expect(releaseFiles({ name: "y.tgz", bytes: gzipSync(Buffer.alloc(1024, 0x41)) })).rejects.toThrow("not a tar archive");
+  it("takes every .bin of a release that names its three files otherwise, and a release as a plain .tar", async () => {
     const other = tempDir("pet-tar2-");
     mkdirSync(join(other, "rel"));
     writeFileSync(join(other, "rel", "boot.bin"), "b");
+    writeFileSync(join(other, "rel", "table.bin"), "t");
     writeFileSync(join(other, "rel", "app.bin"), "a");
     writeFileSync(join(other, "rel", "notes.txt"), "n");
     execFileSync("tar", ["-czf", join(other, "r.tgz"), "-C", other, "rel"]);
     const r = await releaseFiles({ name: "r.tgz", bytes: new Uint8Array(readFileSync(join(other, "r.tgz"))) });
-    expect(r.files.map((f) => f.name).sort()).toEqual(["app.bin", "boot.bin"]);
+    expect(r.files.map((f) => f.name).sort()).toEqual(["app.bin", "boot.bin", "table.bin"]);
+    execFileSync("tar", ["-cf", join(dir, "plain.tar"), "-C", dir, "espruino_2v29_esp32"]);
+    const plain = await releaseFiles({ name: "plain.tar", bytes: new Uint8Array(readFileSync(join(dir, "plain.tar"))) });
+    expect(plain.files.map((f) => f.name)).toEqual(RELEASE_FILES);
+  });
+});
+
+describe("a file that is not a usable release says what is wrong with it, and what to do", () => {
+  const dir = tempDir("pet-tar3-");
+  const release = join(dir, "espruino_2v29_esp32");
+  mkdirSync(release);
+  RELEASE_FILES.forEach((name, k) => writeFileSync(join(release, name), randomBytes(20_000 + k * 7777)));
+  execFileSync("tar", ["-czf", join(dir, "whole.tgz"), "-C", dir, "espruino_2v29_esp32"]);
+  const whole = new Uint8Array(readFileSync(join(dir, "whole.tgz")));
+  /** A tgz of the named files (random content), made by GNU tar. */
+  const tgzOf = (names: string[]): Uint8Array => {
+    const d = tempDir("pet-tar4-");
+    mkdirSync(join(d, "rel"));
+    for (const n of names) writeFileSync(join(d, "rel", n), randomBytes(3000));
+    execFileSync("tar", ["-czf", join(d, "r.tgz"), "-C", d, "rel"]);
+    return new Uint8Array(readFileSync(join(d, "r.tgz")));
+  };
+  const problem = async (bytes: Uint8Array): Promise<ReleaseProblem> => {
+    const e = await releaseFiles({ name: "espruino_2v29_esp32.tgz", bytes }).then(
+      () => null,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(ReleaseProblem);
+    expect((e as ReleaseProblem).message).toContain("Download the ESP32 release again from espruino.com");
+    return e as ReleaseProblem;
+  };
+  const damaged = whole.slice();
+  for (let i = 2000; i < 2100; i++) damaged[i] = (damaged[i] as number) ^ 0x5a;
+
+  it.each([
+    ["an empty file", new Uint8Array(0), "empty", "is empty (0 bytes)"],
+    ["a web page saved by a failed download", new TextEncoder().encode("\n<!DOCTYPE html><title>404</title>"), "not-gzip", "is a web page (HTML), not the release"],
+    ["a zip archive", new Uint8Array([0x50, 0x4b, 3, 4, 20, 0, 0, 0]), "not-gzip", "is a zip archive"],
+    ["other bytes", new Uint8Array([1, 2, 3, 4, 5]), "not-gzip", "is not a gzip file (it starts with the bytes 01 02 03 04)"],
+    ["a download cut short, half-way", whole.subarray(0, whole.length >> 1), "cut-short", "is cut short"],
+    ["a download cut short by its last 4 bytes", whole.subarray(0, whole.length - 4), "cut-short", "is cut short"],
+    ["a gzip stream with bytes changed", damaged, "damaged", "is damaged"],
+    ["a gzip file of something else than a tar", new Uint8Array(gzipSync(Buffer.alloc(1024, 0x41))), "not-tar", "is not a tar archive"],
+    ["an archive of something else", tgzOf(["notes.txt", "a.bin"]), "not-esp32-release", "is not an Espruino release for the ESP32: it holds "],
+    ["a release with files missing", tgzOf(["espruino_esp32.bin"]), "files-missing", "bootloader.bin and partitions_espruino.bin are not in it"],
+  ] as const)("%s", async (_what, bytes, kind, words) => {
+    const e = await problem(bytes);
+    expect(e.kind).toBe(kind);
+    expect(e.message.startsWith("espruino_2v29_esp32.tgz ")).toBe(true);
+    expect(e.message).toContain(words);
+  });
+
+  it("the whole archive it was cut from is taken", async () => {
+    expect((await releaseFiles({ name: "whole.tgz", bytes: whole })).files.map((f) => f.name)).toEqual(RELEASE_FILES);
   });
 });

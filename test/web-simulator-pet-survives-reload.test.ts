@@ -3,12 +3,16 @@
  * board (a Worker), the button plays with the pet when the board has the keyboard focus and only
  * then (Space on a focused tab selects the tab), the button's name says what it does, the console
  * keeps a history, a 5 s hold hatches a new pet with the LED lit as on the board after keeping a
- * backup, a reload (the power cut) brings back the same pet from IndexedDB through the slot log, and
- * a second tab waits with a clear message while the first runs, then takes over when it closes.
+ * backup, the tab's name box renames and hatches (refusing what the name rule refuses, and drawing a
+ * name the font lacks letters of with the nearest ones), a reload (the power cut) brings back the
+ * same pet from IndexedDB through the slot log, and a second tab waits with a clear message while
+ * the first runs, offering nothing that needs the board and showing the save the browser keeps,
+ * then takes over when it closes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { openPageFixture, openSimulatorPage, typeConsole, type PageFixture } from "./web-page";
+import { canvasRows, openPageFixture, openSimulatorPage, typeConsole, type PageFixture } from "./web-page";
+import { NAME_ROWS, nameRows } from "./web-name-drawing";
 
 let fx: PageFixture;
 let page: Page;
@@ -64,6 +68,13 @@ describe("web simulator", () => {
     await page.focus("#tab-sim");
     await page.keyboard.press("Enter");
     expect(await page.getAttribute("#tab-sim", "aria-selected")).toBe("true");
+    // Home and End go to the first and the last tab, as the arrow keys go to the next.
+    await page.keyboard.press("End");
+    expect(await page.getAttribute("#tab-files", "aria-selected")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-files");
+    await page.keyboard.press("Home");
+    expect(await page.getAttribute("#tab-sim", "aria-selected")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-sim");
     expect(await presses()).toBe(0);
     await page.focus("#sim-button");
     await page.keyboard.down(" ");
@@ -144,19 +155,78 @@ describe("web simulator", () => {
     await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("board restarted at speed x1"));
   });
 
+  it("names the pet from the tab: the name rule's refusals said as it is typed, a name the font lacks letters of drawn with the nearest ones, and Hatch asks and keeps a backup", async () => {
+    const note = page.locator("#sim-name-note");
+    await page.fill("#sim-name", "\u00e9".repeat(16)); // 32 bytes of UTF-8
+    expect(await note.innerText()).toContain("Too long: this name is 32 bytes of UTF-8, and a name is at most 31");
+    expect(await page.getAttribute("#sim-name", "aria-invalid")).toBe("true");
+    expect(await page.isDisabled("#sim-rename")).toBe(true);
+    expect(await page.isDisabled("#sim-hatch")).toBe(true);
+    await page.fill("#sim-name", "");
+    expect(await note.innerText()).toContain("Hatch with the box empty names the new pet Pip");
+    expect(await page.isDisabled("#sim-rename")).toBe(true);
+    expect(await page.isDisabled("#sim-hatch")).toBe(false);
+
+    await page.fill("#sim-name", "Zo\u00eb");
+    expect(await note.innerText()).toContain("The board's screen has no \u201c\u00eb\u201d: it shows this name as \u201cZoe\u201d");
+    await page.click("#sim-rename");
+    await page.waitForSelector("#sim-saved[data-name='Zo\u00eb']");
+    expect(await page.locator("#sim-name-result").innerText()).toBe('pet.rename() answered "ok"');
+    expect(await page.getAttribute("#sim-status", "data-name")).toBe("Zo\u00eb"); // the name itself, as typed
+    // The simulated board's panel shows the name as the font can draw it: as if "Zoe" had been typed.
+    await expect.poll(() => canvasRows(page, "sim-oled", NAME_ROWS)).toEqual(nameRows("Zoe"));
+    expect(nameRows("Zoe")).not.toEqual(nameRows("Zo?")); // the comparison can tell them apart
+
+    await page.fill("#sim-name", "Bo");
+    page.once("dialog", (d) => {
+      expect(d.message()).toContain("Hatch a new pet called Bo on the simulator? Zo\u00eb is replaced");
+      void d.accept();
+    });
+    await page.click("#sim-hatch");
+    await page.waitForSelector("#sim-saved[data-name=Bo]");
+    expect(await page.locator("#sim-name-result").innerText()).toBe('pet.hatch() answered "ok"');
+    await page.click("#tab-backups");
+    expect(await page.locator("#backups-list tr", { hasText: "Zo\u00eb" }).filter({ hasText: "before hatching" }).count()).toBe(1);
+    await page.click("#tab-sim");
+  });
+
   it("had no page errors", () => {
     expect(errors).toEqual([]);
   });
 
-  it("a second tab does not start a second board over the same flash: it says why, and takes over once the first is closed", async () => {
+  it("a second tab does not start a second board over the same flash: it says why, offers nothing that needs the board, and takes over once the first is closed", async () => {
     const second = await fx.browser.context.newPage();
     await second.goto(fx.url);
     await second.waitForSelector("body[data-sim=waiting]");
     expect(await second.locator("#sim-status").innerText()).toContain("already running in another tab");
+    const notice = second.locator("#sim-elsewhere");
+    expect(await notice.isVisible()).toBe(true);
+    expect(await notice.innerText()).toContain("running in another tab of this browser");
+    expect(await notice.innerText()).toContain("takes over by itself as soon as that tab is closed");
+    const boardControls = ["#sim-button", "#sim-speed", "#sim-eval-input", "#sim-eval button", "#sim-download-bin", "#sim-download-hex", "#sim-download-image", "#sim-restore", "#sim-load-image"];
+    for (const id of boardControls) expect(await second.isDisabled(id), id).toBe(true);
+    // The save line says what this browser keeps (the first tab's last save), not "no save yet".
+    const savedName = await page.getAttribute("#sim-saved", "data-name");
+    await expect.poll(() => second.getAttribute("#sim-saved", "data-name")).toBe(savedName);
+    expect(await second.locator("#sim-saved").innerText()).toContain("last save kept in this browser: " + savedName);
+    // Nothing elsewhere on the page offers to work the simulator from here either.
+    await second.click("#tab-backups");
+    const into = second.getByRole("button", { name: /^Into the simulator/ });
+    expect(await into.count()).toBeGreaterThan(0);
+    for (const b of await into.all()) expect(await b.isDisabled()).toBe(true);
+    // Step 3's copies between a board and the simulator say where the simulator is (the step opens with a pet).
+    expect(await second.locator("#dev-sim-elsewhere").evaluate((e) => (e as HTMLElement).hidden)).toBe(false);
+    await second.click("#tab-sim");
+
     const name = await page.getAttribute("#sim-status", "data-name");
     await page.close();
     await second.waitForSelector("body[data-sim=running]");
     await expect.poll(() => second.getAttribute("#sim-status", "data-name")).toBe(name);
+    expect(await notice.isVisible()).toBe(false);
+    for (const id of boardControls) expect(await second.isDisabled(id), id).toBe(false);
+    await second.click("#tab-backups");
+    for (const b of await into.all()) expect(await b.isDisabled()).toBe(false);
+    expect(await second.locator("#dev-sim-elsewhere").evaluate((e) => (e as HTMLElement).hidden)).toBe(true);
     await second.close();
   });
 });

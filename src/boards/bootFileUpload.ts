@@ -31,7 +31,7 @@ export async function writeBootFile(code: string, exchange: Exchange, ackMs: num
         const a = P.parseAck(l);
         return a !== null && a.offset === s.offset ? a : null;
       }, ackMs, "Storage.write at byte " + s.offset);
-      if (!ack.ok) throw new Error("Storage refused the write at byte " + s.offset + " (is Storage full? `require(\"Storage\").compact()` may help)");
+      if (!ack.ok) throw new Error("Storage refused the write at byte " + s.offset + " (is Storage full? require(\"Storage\").compact() typed at the board's console may help)");
       done = s.end;
       progress(done);
     }

@@ -29,18 +29,20 @@ export function utf8Encode(s: string): Uint8Array {
 }
 
 /**
- * A string from UTF-8 bytes. Bad input is replaced the way the WHATWG decoder (Node's and browsers'
- * TextDecoder) does it: a lead byte plus the continuation bytes that were still acceptable become
- * ONE U+FFFD, and the byte that broke the sequence is read again as a fresh start. Matching it means
- * a name that is not valid UTF-8 displays the same on the device as in the desktop tools.
+ * The code points of UTF-8 bytes, as numbers. Bad input is replaced the way the WHATWG decoder
+ * (Node's and browsers' TextDecoder) does it: a lead byte plus the continuation bytes that were still
+ * acceptable become ONE U+FFFD, and the byte that broke the sequence is read again as a fresh start.
+ * Matching it means a name that is not valid UTF-8 displays the same on the device as in the desktop
+ * tools. Numbers, not a string, because on a build without Unicode strings (the ESP32's)
+ * String.fromCharCode keeps only a code point's low byte.
  */
-export function utf8Decode(bytes: Uint8Array): string {
-  let s = "";
+export function utf8CodePoints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] as number;
     if (b < 0x80) {
-      s += String.fromCharCode(b);
+      out.push(b);
       i++;
       continue;
     }
@@ -64,7 +66,7 @@ export function utf8Decode(bytes: Uint8Array): string {
       if (b === 0xf0) lower = 0x90;
       if (b === 0xf4) upper = 0x8f;
     } else {
-      s += "\ufffd";
+      out.push(0xfffd);
       i++;
       continue;
     }
@@ -79,17 +81,23 @@ export function utf8Decode(bytes: Uint8Array): string {
     }
     if (k <= need) {
       // Consume the lead and the acceptable continuations; the offending byte starts over.
-      s += "\ufffd";
+      out.push(0xfffd);
       i += k;
       continue;
     }
-    if (c >= 0x10000) {
-      c -= 0x10000;
-      s += String.fromCharCode(0xd800 + (c >> 10), 0xdc00 + (c & 1023));
-    } else {
-      s += String.fromCharCode(c);
-    }
+    out.push(c);
     i += need + 1;
+  }
+  return out;
+}
+
+/** A string from UTF-8 bytes, read as utf8CodePoints reads them. */
+export function utf8Decode(bytes: Uint8Array): string {
+  const cps = utf8CodePoints(bytes);
+  let s = "";
+  for (let k = 0; k < cps.length; k++) {
+    const c = cps[k] as number;
+    s += c < 0x10000 ? String.fromCharCode(c) : String.fromCharCode(0xd800 + ((c - 0x10000) >> 10), 0xdc00 + ((c - 0x10000) & 1023));
   }
   return s;
 }
@@ -112,15 +120,20 @@ export function nameToString(bytes: Uint8Array): string {
 
 /**
  * The name as the device shows it, on the SSD1306 panel and in console lines: the UTF-8 reading of
- * the bytes with every character outside printable ASCII (0x20..0x7E) replaced by "?", one "?" per
- * code point (a character outside the BMP counts once, and so does each U+FFFD from bad bytes).
+ * the bytes, one character per code point (a character outside the BMP counts once, and so does each
+ * U+FFFD from bad bytes), each as the nearest character the panel's font has. The font draws
+ * printable ASCII (0x20..0x7E) only: those stay as they are; a letter of Latin-1 or Latin Extended-A
+ * (U+00C0..U+017F: the accented letters of most European names) becomes its letter without the
+ * accent, from LATIN_LETTERS ("Zoë" is shown "Zoe", "Łucja" "Lucja", "Ærø" "Aro"); anything else is
+ * "?".
  *
  * Why ASCII and not Latin-1, although an 8-bit Espruino string could hold é or ñ: the ESP32 build has
- * no Unicode strings, so String.fromCharCode keeps only the low byte (U+263A would show as ':'); the
- * panel's default font only draws ASCII; and a Latin-1 byte sent over the console is not valid UTF-8
- * on the owner's terminal. Control characters go too, so a name cannot move a terminal's cursor. One
- * rule for both paths keeps the display and the console lines in step. pet.status().name and the
- * desktop tools keep the full UTF-8 reading; nameHex is the exact bytes.
+ * no Unicode strings, so String.fromCharCode keeps only a code point's low byte (U+263A would show as
+ * ':'), which is why the code points are read as numbers here (utf8CodePoints), never through a
+ * string; the panel's default font only draws ASCII; and a Latin-1 byte sent over the console is not
+ * valid UTF-8 on the owner's terminal. Control characters go too, so a name cannot move a terminal's
+ * cursor. One rule for both paths keeps the display and the console lines in step. pet.status().name
+ * and the desktop tools keep the full UTF-8 reading; nameHex is the exact bytes.
  */
 export function nameForDisplay(bytes: Uint8Array): string {
   // Most names are printable ASCII throughout, and then the text is the bytes themselves: made and
@@ -130,17 +143,19 @@ export function nameForDisplay(bytes: Uint8Array): string {
   // Espruino a regular expression kept from boot holds RAM for good, and this runs rarely.)
   const raw = byteString(bytes);
   if (!/[^ -~]/.test(raw)) return raw;
-  const s = utf8Decode(bytes);
+  // LATIN_LETTERS: U+00C0..U+017F, one character each, in order. Written here, not kept, for the
+  // same reason as the pattern above. Held to Unicode's decompositions by
+  // test/core-name-utf8-and-validity.test.ts; the letters without one (Æ Ð Ø Þ ß Đ Ħ ı ĸ Ł ŉ Ŋ Œ Ŧ,
+  // and × ÷) are given by their look.
+  const latin =
+    "AAAAAAACEEEEIIIIDNOOOOOxOUUUUYPsaaaaaaaceeeeiiiidnooooo/ouuuuypyAaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiIiJjKkkLlLlLlLlLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+  const cps = utf8CodePoints(bytes);
   let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c <= 0x7e) {
-      out += s.charAt(i);
-      continue;
-    }
-    out += "?";
-    // utf8Decode only makes surrogates in pairs: skip the second half of one.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) i++;
+  for (let k = 0; k < cps.length; k++) {
+    const c = cps[k] as number;
+    if (c >= 0x20 && c <= 0x7e) out += String.fromCharCode(c);
+    else if (c >= 0xc0 && c <= 0x17f) out += latin.charAt(c - 0xc0);
+    else out += "?";
   }
   return out;
 }

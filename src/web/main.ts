@@ -1,7 +1,7 @@
 /**
  * The companion page: the Simulator (the firmware bundle for boards/web.json on a simulated board in
- * a Worker), the Device tab (Web Serial: Espruino, then the bundle for boards/esp32.json, then the
- * live pet), the Backups kept in this browser, and "Check a file". The bundles and profiles are built
+ * a sandboxed Worker), the Device tab (Web Serial: Espruino, then the bundle for boards/esp32.json,
+ * then the live pet), the Backups kept in this browser, and "Check a file". The bundles and profiles are built
  * into this script (virtual:firmware, see scripts/lib/buildWeb.js): the page needs no server and no
  * network once loaded, and its service worker (offline.ts) keeps it for a reload without network.
  */
@@ -9,9 +9,10 @@ import { deviceBoard, deviceFirmware, simBoard } from "virtual:firmware";
 import type { LoadedProfile } from "../inspect/regionReport";
 import { createAnnouncer } from "./announcer";
 import { backUpFirst } from "./backups/backupFirst";
+import { regionSummary } from "./backups/regionSummary";
 import { startBackupsTab } from "./backups/backupsTab";
 import { startDeviceTab } from "./device/deviceTab";
-import { byId } from "./dom";
+import { byId, showPicked } from "./dom";
 import { wireDrops } from "./drops";
 import { startCheckFileTab } from "./checkFile/checkFileTab";
 import { keepPageOffline } from "./offline";
@@ -45,25 +46,34 @@ const device = startDeviceTab(deviceFirmware, deviceRegion, {
 
 const backups = startBackupsTab(() => {
   const toBoard = device.toBoard();
+  const simOn = sim.running();
   const named = (at: number): string => "the backup of " + new Date(at).toLocaleString();
   return {
+    petName: (b) => regionSummary(b.bytes, b.boardFile === deviceRegion.file ? deviceRegion : simRegion).name,
     show(b) {
       files.show(b.bytes, "backup of " + new Date(b.at).toLocaleString() + " (" + b.reason + ")");
       tabs.select("tab-files");
     },
-    toSimulator: (b) => intoSimulator(b.bytes, named(b.at)),
+    toSimulator: simOn ? (b) => intoSimulator(b.bytes, named(b.at)) : null,
     toBoard: toBoard === null ? null : (b) => toBoard(b.bytes, named(b.at)),
   };
+});
+
+sim.onRunning((on) => {
+  device.simulatorRunning(on);
+  backups.refresh();
 });
 
 wireDrops(
   byId("drop-hint", HTMLDivElement),
   (dropped) => {
     tabs.select("tab-device");
+    showPicked(byId("esp-files", HTMLInputElement), dropped);
     void device.espruino.take(dropped);
   },
   (dropped) => {
     tabs.select("tab-files");
+    showPicked(byId("files-pick", HTMLInputElement), dropped);
     void files.check(dropped);
   },
 );

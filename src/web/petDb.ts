@@ -2,13 +2,13 @@
  * The page's one IndexedDB database, "espruino-pet", and the few helpers every user of it needs. Its
  * stores:
  *
- *   flash     the simulator's region image, key "web-region" (src/web/sim/persistentFlash.ts)
+ *   flash     the simulator's region image, key "web-region" (src/web/sim/regionKeeper.ts)
  *   lease     which tab runs the simulator, key "simulator", where Web Locks are missing
  *             (src/web/sim/boardLease.ts)
  *   backups   region images kept before anything destructive (src/web/backups/backupStore.ts)
  *
- * Version 1 had the flash store only; opening at version 2 adds the others and keeps the pet. Works
- * in the page and in the simulator's Worker alike.
+ * Version 1 had the flash store only; opening at version 2 adds the others and keeps the pet. Only
+ * the page opens it: the simulated board runs in a sandbox whose opaque origin has no way to it.
  */
 export const DB_NAME = "espruino-pet";
 const DB_VERSION = 2;
@@ -55,7 +55,7 @@ export function openPetDb(): Promise<IDBDatabase> {
 
 let shared: Promise<IDBDatabase> | null = null;
 
-/** The page's one connection (the Worker opens its own). */
+/** The page's one connection. */
 export function petDb(): Promise<IDBDatabase> {
   if (shared === null) shared = openPetDb();
   return shared;

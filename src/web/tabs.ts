@@ -1,4 +1,7 @@
-/** The tab strip: click or arrow keys (the WAI-ARIA tabs pattern) select a tab and show its panel. */
+/**
+ * The tab strip: a click, the arrow keys (wrapping round), Home (the first tab) or End (the last),
+ * as the WAI-ARIA tabs pattern has them, select a tab and show its panel.
+ */
 export function startTabs(): { select(id: string): void } {
   const tabs = Array.from(document.querySelectorAll<HTMLButtonElement>("[role=tab]"));
   function select(id: string): void {
@@ -13,9 +16,11 @@ export function startTabs(): { select(id: string): void } {
   tabs.forEach((t, i) => {
     t.addEventListener("click", () => select(t.id));
     t.addEventListener("keydown", (e) => {
-      const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-      if (step === 0) return;
-      const next = tabs[(i + step + tabs.length) % tabs.length] as HTMLButtonElement;
+      const to =
+        e.key === "ArrowRight" ? (i + 1) % tabs.length : e.key === "ArrowLeft" ? (i - 1 + tabs.length) % tabs.length : e.key === "Home" ? 0 : e.key === "End" ? tabs.length - 1 : -1;
+      if (to < 0) return;
+      e.preventDefault(); // Home and End would scroll the page
+      const next = tabs[to] as HTMLButtonElement;
       select(next.id);
       next.focus();
     });

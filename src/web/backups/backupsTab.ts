@@ -6,19 +6,17 @@
  * (the callers do that: simBackup.ts putImage, the Device tab's import).
  */
 import { byId, download } from "../dom";
+import { downloadName } from "../fileNames";
 import { deleteBackup, listBackups, onBackupsChanged, type Backup } from "./backupStore";
 
 export interface BackupTargets {
   show(b: Backup): void;
-  toSimulator(b: Backup): Promise<string>;
+  /** The name of the pet current in a backup, or null (its download is named after it). */
+  petName(b: Backup): string | null;
+  /** Null while the simulator does not run in this tab (another tab has it). */
+  toSimulator: ((b: Backup) => Promise<string>) | null;
   /** Null while no pet runs on a connected board. */
   toBoard: ((b: Backup) => Promise<string>) | null;
-}
-
-function stamp(at: number): string {
-  const d = new Date(at);
-  const two = (n: number): string => String(n).padStart(2, "0");
-  return d.getFullYear() + two(d.getMonth() + 1) + two(d.getDate()) + "-" + two(d.getHours()) + two(d.getMinutes()) + two(d.getSeconds());
 }
 
 export function startBackupsTab(targets: () => BackupTargets): { refresh(): void } {
@@ -67,14 +65,15 @@ export function startBackupsTab(targets: () => BackupTargets): { refresh(): void
         const td = document.createElement("td");
         td.className = "actions";
         const toBoard = t.toBoard;
+        const toSimulator = t.toSimulator;
         td.append(
           action("Download", what, () => {
-            const file = "pet-region-" + b.source + "-" + stamp(b.at) + ".bin";
+            const file = downloadName(t.petName(b), new Date(b.at), "region.bin");
             download(file, b.bytes, "application/octet-stream");
             say("Downloaded " + file + ".");
           }),
           action("Show", what, () => t.show(b)),
-          action("Into the simulator", what, async () => say(await t.toSimulator(b))),
+          action("Into the simulator", what, async () => (toSimulator ? say(await toSimulator(b)) : undefined), toSimulator === null),
           action("Onto the board", what, async () => (toBoard ? say(await toBoard(b)) : undefined), toBoard === null),
           action("Delete", what, async () => {
             if (!confirm("Delete " + what + "? It cannot be undone.")) return;

@@ -4,7 +4,7 @@
  * slot by slot (regionPicture.ts). The page's drop handling (main.ts) sends files here.
  */
 import type { LoadedProfile } from "../../inspect/regionReport";
-import { byId } from "../dom";
+import { byId, onFilesPicked } from "../dom";
 import { describeFile, type FileVerdict } from "./fileView";
 import { drawRegionPicture } from "./regionPicture";
 
@@ -54,10 +54,6 @@ export function startCheckFileTab(boards: LoadedProfile[]): CheckFileTab {
       results.dataset.count = "1";
     },
   };
-  pick.addEventListener("change", () => {
-    const files = Array.from(pick.files || []);
-    pick.value = "";
-    if (files.length > 0) void api.check(files);
-  });
+  onFilesPicked(pick, (files) => void api.check(files));
   return api;
 }

@@ -12,14 +12,14 @@ export function serialMissing(serial: unknown): string | null {
   if (!window.isSecureContext) {
     return (
       "This page was opened over plain http (" + location.host + "), and browsers allow Web Serial only on secure pages: https, or " +
-      "http://localhost on the computer the board is plugged into. Run `npm run web` on that computer and open the address it prints there " +
+      "http://localhost on the computer the board is plugged into. Run “npm run web” on that computer and open the address it prints there " +
       "(or serve the page over https). The Simulator, Backups and Check a file work here."
     );
   }
   if (!serial) {
     return (
       "This browser has no Web Serial, so it cannot talk to a board. Use a desktop Chrome, Edge or Opera (version 89 or later) for this tab, " +
-      "or `npm run upload` from the repository. The Simulator, Backups and Check a file work here."
+      "or “npm run upload” from a copy of the repository. The Simulator, Backups and Check a file work here."
     );
   }
   return null;

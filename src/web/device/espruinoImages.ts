@@ -52,6 +52,11 @@ export function parsePartitionTable(b: Uint8Array): Partition[] | null {
   return out;
 }
 
+/** An ESP32 image (first byte 0xE9) or a partition table (first row AA 50): one of a release's three files. */
+export function isImageOrTable(b: Uint8Array): boolean {
+  return b[0] === ESP_IMAGE_MAGIC || parsePartitionTable(b) !== null;
+}
+
 /**
  * Sorts the picked files into the three images and checks them. `petRegion` is the profile's
  * region: a table that does not keep it as a partition of its own is refused, since Espruino could

@@ -9,8 +9,8 @@
  */
 import type { LoadedProfile } from "../../inspect/regionReport";
 import { backUpFirst } from "../backups/backupFirst";
-import { byId } from "../dom";
-import { checkEspruinoFiles, type FlashImage, type PickedFile } from "./espruinoImages";
+import { byId, onFilesPicked } from "../dom";
+import { checkEspruinoFiles, isImageOrTable, type FlashImage, type PickedFile } from "./espruinoImages";
 import { connectEsp, NoDownloadMode, OtherChip, type EspSession } from "./esptoolSession";
 import { releaseFiles } from "./releaseArchive";
 import type { PortLike } from "./serialLink";
@@ -70,7 +70,8 @@ export function startEspruinoInstaller(h: InstallerHooks): EspruinoInstaller {
     let picked: PickedFile[] = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
     let from = "";
     const first = picked[0];
-    if (picked.length === 1 && first !== undefined && first.bytes[0] === 0x1f && first.bytes[1] === 0x8b) {
+    // One file that is not an image or a table can only be meant as the release: say what it is.
+    if (picked.length === 1 && first !== undefined && !isImageOrTable(first.bytes)) {
       try {
         const r = await releaseFiles(first);
         picked = r.files;
@@ -78,7 +79,7 @@ export function startEspruinoInstaller(h: InstallerHooks): EspruinoInstaller {
       } catch (e) {
         images = [];
         install.disabled = true;
-        return show((e instanceof Error ? e.message : String(e)) + ". Nothing was written.", "error");
+        return show((e instanceof Error ? e.message : String(e)) + "\nNothing was written.", "error");
       }
     }
     const r = checkEspruinoFiles(picked, p.petRegion);
@@ -88,11 +89,7 @@ export function startEspruinoInstaller(h: InstallerHooks): EspruinoInstaller {
     show(from + "Ready to install:\n" + images.map((i) => "  " + hex(i.address).padEnd(8) + " " + i.name + " (" + i.role + ", " + i.bytes.length + " bytes)").join("\n"), "ok");
   }
 
-  pick.addEventListener("change", () => {
-    const files = Array.from(pick.files || []);
-    pick.value = "";
-    if (files.length > 0) void take(files);
-  });
+  onFilesPicked(pick, (files) => void take(files));
 
   async function installOnce(port: PortLike): Promise<boolean> {
     progress.value = 0;

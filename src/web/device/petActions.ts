@@ -1,17 +1,16 @@
 /**
- * The Device tab's buttons on the live pet: interact, save, rename and hatch call the `pet` methods of
- * the same names, and any answer other than "ok" is shown with what it means (a rejected name, a
- * save the flash refused). Hatch asks first, then for a name (cancelling that question hatches
- * nothing) and keeps a backup of the region before it goes on. The backups go through the codec
- * before anything is offered or sent: a downloaded save must decode, and a restore is sent to
- * pet.importHex only for a file the codec accepts, after asking and keeping a backup.
+ * The Device tab's buttons on the live pet: interact and save call the `pet` methods of the same
+ * names, and any answer other than "ok" is shown with what it means (a save the flash refused);
+ * rename and hatch are the name box (../nameField.ts), shared with the simulator. The backups go
+ * through the codec before anything is offered or sent: a downloaded save must decode, and a
+ * restore is sent to pet.importHex only for a file the codec accepts, after asking and keeping a
+ * backup.
  */
 import { hexToBytes } from "../../core/hex";
-import { describeStatus } from "../../save/status";
-import type { LoadStatus } from "../../save/status";
-import { download } from "../dom";
+import { download, onFilesPicked } from "../dom";
 import { judgePayload, rejectionText } from "../checkFile/judgePayload";
-import { fileStem } from "../sim/simBackup";
+import { answerText } from "../nameField";
+import { downloadName } from "../fileNames";
 import type { petCallCommand } from "./protocol";
 
 /** Calls pet.<method>(args) on the board; its string answer, or null when the call failed (already said). */
@@ -24,13 +23,6 @@ export interface PetActionHooks {
   backUp(reason: string): Promise<string>;
   /** The pet's name as last reported, for the questions asked. */
   petName(): string;
-}
-
-/** "bad-name: the name is empty, too long, ..." for an answer that is not "ok". */
-export function answerText(method: string, answer: string): string {
-  const known = describeStatus(answer as LoadStatus);
-  const meaning = known.startsWith("unknown status") ? "" : known;
-  return "pet." + method + "() answered " + JSON.stringify(answer) + (meaning && answer !== "ok" ? ": " + meaning : "");
 }
 
 /**
@@ -54,46 +46,28 @@ export async function importOntoBoard(h: PetActionHooks, hex: string, petName: s
 }
 
 export function wirePetActions(petButtons: HTMLButtonElement[], restore: HTMLInputElement, h: PetActionHooks): void {
-  const [interactBtn, saveBtn, renameBtn, hatchBtn, downloadBtn, downloadBinBtn] = petButtons as [HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement];
+  const [interactBtn, saveBtn, downloadBtn, downloadBinBtn] = petButtons as [HTMLButtonElement, HTMLButtonElement, HTMLButtonElement, HTMLButtonElement];
   const { call, say } = h;
-  async function act(method: "interact" | "save" | "rename" | "hatch", args: string[] = []): Promise<void> {
-    const r = await call(method, args);
+  async function act(method: "interact" | "save"): Promise<void> {
+    const r = await call(method);
     if (r !== null) say(answerText(method, r), r !== "ok");
   }
   interactBtn.addEventListener("click", () => void act("interact"));
   saveBtn.addEventListener("click", () => void act("save"));
-  renameBtn.addEventListener("click", () => {
-    const name = prompt("New name for the pet (up to 31 bytes):");
-    if (name === null) return say("Not renamed.");
-    void act("rename", [name]);
-  });
-  hatchBtn.addEventListener("click", async () => {
-    if (!confirm("Hatch a new pet? " + h.petName() + " is replaced (a backup of the board's region is kept first).")) return say("Nothing hatched.");
-    const name = prompt("Name of the new pet (empty: the default name):");
-    if (name === null) return say("Nothing hatched.");
-    try {
-      say(await h.backUp("before hatching"));
-    } catch (e) {
-      return say("Could not back up the board's region first (" + (e instanceof Error ? e.message : String(e)) + "); nothing hatched.", true);
-    }
-    await act("hatch", name ? [name] : []);
-  });
   async function downloadSave(kind: "hex" | "bin"): Promise<void> {
     const hex = await call("exportHex");
     const bytes = hex === null ? null : hexToBytes(hex);
     if (bytes === null) return say("pet.exportHex() gave no payload: " + String(hex), true);
     const v = judgePayload(bytes, "the board's export");
     if (!v.ok) return say(rejectionText(v), true);
-    const stem = fileStem(v.json.name);
-    if (kind === "hex") download(stem + "-save.hex", v.hex + "\n", "text/plain");
-    else download(stem + "-save.bin", v.bytes, "application/octet-stream");
+    const file = downloadName(v.json.name, new Date(), kind === "hex" ? "save.hex" : "save.bin");
+    if (kind === "hex") download(file, v.hex + "\n", "text/plain");
+    else download(file, v.bytes, "application/octet-stream");
     say("Downloaded the board's save (" + v.json.name + ").");
   }
   downloadBtn.addEventListener("click", () => void downloadSave("hex"));
   downloadBinBtn.addEventListener("click", () => void downloadSave("bin"));
-  restore.addEventListener("change", async () => {
-    const f = restore.files && restore.files[0];
-    restore.value = "";
+  onFilesPicked(restore, async ([f]) => {
     if (!f) return;
     const v = judgePayload(new Uint8Array(await f.arrayBuffer()), f.name, Date.now());
     if (!v.ok) return say(f.name + ": " + rejectionText(v) + "\nNothing was sent to the board.", true);

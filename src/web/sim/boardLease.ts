@@ -7,8 +7,9 @@
  * lives and the browser lets go of it when the tab closes or dies. On a plain-http page (the page
  * served to a LAN address) Web Locks do not exist, and a lease stands in for them: a record in
  * IndexedDB (owner, expiry) taken and renewed in read-write transactions, which IndexedDB runs one at
- * a time, so two tabs can never both take it. The board's Worker renews it every second
- * (HEARTBEAT_MS) and writes a flash snapshot only in a transaction that finds it still the owner; a
+ * a time, so two tabs can never both take it. The page renews it as the board's frames arrive, at
+ * most once every HEARTBEAT_MS (a message from the board's Worker is not slowed as a hidden tab's
+ * timers are), and writes a flash snapshot only in a transaction that finds it still the owner; a
  * tab that dies stops renewing and its lease lapses after LEASE_MS. Tabs also talk on a
  * BroadcastChannel (leaseTab below): a tab that closes says so, and a tab that finds the lease held
  * asks its holder and takes over when no answer comes, so neither a closed nor a dead tab keeps
@@ -53,7 +54,7 @@ async function leaseHolder(db: IDBDatabase): Promise<LeaseRecord | undefined> {
 }
 
 /**
- * The Worker's heartbeat: extends the lease while the record still names `owner` (lapsed or not);
+ * The heartbeat: extends the lease while the record still names `owner` (lapsed or not);
  * false once it names another tab or is gone. Never takes a free lease: a board that lost it may have
  * missed another tab's saves, so it must stop and boot again from what IndexedDB holds.
  */

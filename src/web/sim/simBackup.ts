@@ -7,7 +7,8 @@
  * replace; a rejected file shows its status and explanation and changes nothing.
  */
 import { hexToBytes } from "../../core/hex";
-import { byId, download } from "../dom";
+import { byId, download, onFilesPicked } from "../dom";
+import { downloadName } from "../fileNames";
 import { judgePayload, rejectionText } from "../checkFile/judgePayload";
 import { regionSummary } from "../backups/regionSummary";
 import type { SimulatorTab } from "./simulatorTab";
@@ -16,10 +17,6 @@ function show(out: HTMLElement, text: string, bad: boolean): void {
   out.textContent = text;
   out.classList.toggle("rejected", bad);
   out.dataset.state = bad ? "rejected" : "ok";
-}
-
-export function fileStem(name: string): string {
-  return (name.replace(/[^A-Za-z0-9_-]+/g, "_") || "pet").slice(0, 32);
 }
 
 /** The simulator's current save, checked by the codec, or why there is none. */
@@ -46,7 +43,7 @@ export function wireSimBackup(tab: SimulatorTab, backUp: (reason: string) => Pro
   async function payloadDownload(kind: "bin" | "hex"): Promise<void> {
     const p = await currentPayload(tab);
     if (typeof p === "string") return show(out, "no save to download: " + p, true);
-    const file = fileStem(p.name) + "-save." + kind;
+    const file = downloadName(p.name, new Date(), kind === "bin" ? "save.bin" : "save.hex");
     if (kind === "bin") download(file, p.bytes, "application/octet-stream");
     else download(file, p.hex + "\n", "text/plain");
     show(out, "downloaded " + file + " (" + p.name + ")", false);
@@ -56,17 +53,15 @@ export function wireSimBackup(tab: SimulatorTab, backUp: (reason: string) => Pro
   byId("sim-download-image", HTMLButtonElement).addEventListener("click", async () => {
     try {
       const image = await tab.image();
-      const file = "pet-region-" + image.length + ".bin";
+      const file = downloadName(regionSummary(image, tab.region).name, new Date(), "region.bin");
       download(file, image, "application/octet-stream");
-      show(out, "downloaded " + file + " (the whole region, as pet-save pull writes it; `pet-save push` puts its pet on a board)", false);
+      show(out, "downloaded " + file + " (the whole region, as pet-save pull writes it; pet-save push puts its pet on a board)", false);
     } catch (e) {
       fail(e);
     }
   });
 
-  restore.addEventListener("change", async () => {
-    const f = restore.files && restore.files[0];
-    restore.value = "";
+  onFilesPicked(restore, async ([f]) => {
     if (!f) return;
     try {
       const v = judgePayload(new Uint8Array(await f.arrayBuffer()), f.name, Date.now());
@@ -82,9 +77,7 @@ export function wireSimBackup(tab: SimulatorTab, backUp: (reason: string) => Pro
     }
   });
 
-  loadImage.addEventListener("change", async () => {
-    const f = loadImage.files && loadImage.files[0];
-    loadImage.value = "";
+  onFilesPicked(loadImage, async ([f]) => {
     if (!f) return;
     try {
       await putImage(tab, new Uint8Array(await f.arrayBuffer()), f.name, backUp, (text, bad) => show(out, text, bad));
