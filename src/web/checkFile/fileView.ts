@@ -24,14 +24,22 @@ export interface FileVerdict {
  * file is, told once (src/inspect/fileKind.ts), then one decode of it as that.
  */
 export function describeFile(file: Uint8Array, name: string, boards: LoadedProfile[]): FileVerdict {
-  const k = classifyFile(file, name, (size) => boards.find((b) => b.profile.petRegion.size === size) ?? null);
+  const k = classifyFile(
+    file,
+    name,
+    (size) => boards.find((b) => b.profile.petRegion.size === size) ?? null,
+    (size) => boards.find((b) => b.profile.host !== "desktop" && b.profile.petRegion.address + b.profile.petRegion.size <= size) ?? null,
+  );
   if (k.kind === "bad-hex") return { text: k.message, rejected: true };
-  if (k.kind === "region") {
-    const contents = readRegion(file, k.board);
+  if (k.kind === "region" || k.kind === "chip") {
+    // A whole chip's dump (esptool's read_flash, the emulated ESP32's flash file) is read at the region's address.
+    const region = k.kind === "chip" ? file.subarray(k.offset, k.offset + k.board.profile.petRegion.size) : file;
+    const title = k.kind === "chip" ? name + " (the pet region at 0x" + k.offset.toString(16) + " of a " + file.length / 1048576 + " MiB flash dump)" : name;
+    const contents = readRegion(region, k.board);
     if (contents.scan.status !== "ok") return { text: name + ": could not read the image (" + contents.scan.status + ")", rejected: true };
     const j = regionJson(contents);
     const bad = j.current.status !== "ok" && j.current.status !== "empty";
-    return { text: regionText(j, name, false, k.board.file) + (bad ? name + ": no readable save in this region (" + j.current.status + ")\n" : ""), rejected: bad, region: contents };
+    return { text: regionText(j, title, false, k.board.file) + (bad ? name + ": no readable save in this region (" + j.current.status + ")\n" : ""), rejected: bad, region: contents };
   }
   // A payload, or neither: judged as `pet-save decode` would, so the status says what is wrong.
   const r = loadWorld(k.kind === "payload" ? k.bytes : file, 0);

@@ -1,12 +1,13 @@
 /**
  * `pet-save extract IMAGE -o PAYLOAD [--board FILE]`: the region image's current save (the one the
- * firmware would restore at boot) as an 84-byte payload file, written atomically. An image with no
+ * firmware would restore at boot) as an 84-byte payload file, written atomically. IMAGE may also be
+ * a dump of a whole chip's flash, read at the region's address. An image with no
  * current save is refused with exit status 1 and nothing is written.
  */
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { CliError, EXIT_OK, EXIT_REJECTED, readImageInput, usageError, writeOutput } from "./io";
-import { boardForImage, currentPayload, readRegion } from "./regionFile";
+import { currentPayload, readRegion, regionOfFile } from "./regionFile";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 
 export const extractCommand: Command = {
@@ -37,12 +38,13 @@ export const extractCommand: Command = {
     if (bytes.length === PAYLOAD_LENGTH) {
       throw new CliError(EXIT_REJECTED, path + " is already an " + PAYLOAD_LENGTH + "-byte payload, not a region image");
     }
-    const contents = readRegion(bytes, boardForImage(bytes.length, parsed.values.board as string | undefined, path));
+    const found = regionOfFile(bytes, parsed.values.board as string | undefined, path, path);
+    const contents = readRegion(found.bytes, found.board);
     const payload = currentPayload(contents, path);
     await writeOutput(out, payload, io);
     if (out !== "-") {
       io.writeStderr(
-        "extracted sector " + contents.current.sector + " slot " + contents.current.slot + " of " + path + " to " + out + "\n",
+        "extracted sector " + contents.current.sector + " slot " + contents.current.slot + " of " + path + found.where + " to " + out + "\n",
       );
     }
     return EXIT_OK;

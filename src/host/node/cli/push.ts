@@ -15,16 +15,17 @@ import { parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
 import { CliError, EXIT_OK, EXIT_REJECTED, inputName, readImageInput, usageError, type CliIo } from "./io";
-import { currentPayload, notARegion, readRegion, regionBoardFinder } from "./regionFile";
+import { chipBoardFinder, currentPayload, notARegion, readRegion, regionBoardFinder } from "./regionFile";
 import { classifyFile } from "../../../inspect/fileKind";
 
 /** The payload a file would push, or a CliError (exit 1) saying why it must not be pushed. */
 export function payloadToPush(file: Uint8Array, path: string, boardOption: string | undefined, nowMs: number): Uint8Array {
   // What the file is, told once (src/inspect/fileKind.ts); then it is read as that.
-  const k = classifyFile(file, inputName(path), regionBoardFinder(boardOption));
+  const k = classifyFile(file, inputName(path), regionBoardFinder(boardOption), chipBoardFinder(boardOption));
   if (k.kind === "bad-hex") throw new CliError(EXIT_REJECTED, k.message);
   if (k.kind === "neither") throw notARegion(file.length, boardOption, path);
   if (k.kind === "region") return currentPayload(readRegion(file, k.board), path);
+  if (k.kind === "chip") return currentPayload(readRegion(file.subarray(k.offset, k.offset + k.board.profile.petRegion.size), k.board), path);
   const loaded = loadWorld(k.bytes, nowMs);
   if (loaded.status !== "ok") {
     const e = rejected(loaded.status, k.bytes);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
 import { readRegion as readRegionContents, ProfileRegionError, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
+import { classifyFile } from "../../../inspect/fileKind";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
 import { packageRoot } from "../packageRoot";
 
@@ -78,8 +79,36 @@ export function notARegion(size: number, boardOption: string | undefined, path: 
   return new CliError(
     EXIT_REJECTED,
     path + " is " + size + " bytes: neither an " + PAYLOAD_LENGTH + "-byte payload nor a region image of a known board" +
-      " (a region image is exactly the board's petRegion.size bytes; pass --board FILE for another board)",
+      " (a region image is exactly the board's petRegion.size bytes, a chip's dump a power of two of at least 1 MiB holding the region; pass --board FILE for another board)",
   );
+}
+
+/**
+ * Which board's region a whole chip's flash of `size` bytes (a dump, offset = flash address) holds:
+ * the board named by --board when its region lies inside, else the first profile in boards/ whose
+ * region does. Profiles are read when first asked, and once.
+ */
+export function chipBoardFinder(boardOption: string | undefined): (size: number) => LoadedProfile | null {
+  let boards: LoadedProfile[] | null = null;
+  return (size) => {
+    if (boards === null) boards = boardOption !== undefined ? [readProfile(boardOption)] : knownBoards();
+    return boards.find((b) => b.profile.host !== "desktop" && b.profile.petRegion.address + b.profile.petRegion.size <= size) ?? null;
+  };
+}
+
+/**
+ * The region image inside `bytes`: the file itself when it is one, or the region's bytes when it is
+ * a whole chip's dump (src/inspect/fileKind.ts); with the board, and where the region was found.
+ * Anything else is a CliError saying what the file is not.
+ */
+export function regionOfFile(bytes: Uint8Array, boardOption: string | undefined, path: string, name: string): { bytes: Uint8Array; board: LoadedProfile; where: string } {
+  const k = classifyFile(bytes, name, regionBoardFinder(boardOption), chipBoardFinder(boardOption));
+  if (k.kind === "region") return { bytes, board: k.board, where: "" };
+  if (k.kind === "chip") {
+    const r = k.board.profile.petRegion;
+    return { bytes: bytes.subarray(k.offset, k.offset + r.size), board: k.board, where: " (the pet region at 0x" + k.offset.toString(16) + " of a " + bytes.length / 1048576 + " MiB flash dump)" };
+  }
+  throw notARegion(bytes.length, boardOption, path);
 }
 
 /** The board named by --board, else the first profile in boards/ whose region is `size` bytes; else a CliError. */
