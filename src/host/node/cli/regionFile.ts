@@ -111,13 +111,6 @@ export function regionOfFile(bytes: Uint8Array, boardOption: string | undefined,
   throw notARegion(bytes.length, boardOption, path);
 }
 
-/** The board named by --board, else the first profile in boards/ whose region is `size` bytes; else a CliError. */
-export function boardForImage(size: number, boardOption: string | undefined, path: string): LoadedProfile {
-  const board = regionBoardFinder(boardOption)(size);
-  if (board === null) throw notARegion(size, boardOption, path);
-  return board;
-}
-
 function rank(name: string): number {
   const i = PREFERRED_BOARDS.indexOf(name);
   return i < 0 ? PREFERRED_BOARDS.length : i;
