@@ -20,8 +20,10 @@ const OWN_GRAPH_WHEN = [
   /process\.chdir/,
 ];
 const TEST_DIR = new URL("./test/", import.meta.url);
+/** The emulated-ESP32 tier's files run only in their own run (vitest.chip.config.ts, `npm run test:chip`). */
+const CHIP_TIER = "test/chip-*.test.ts";
 const shared = readdirSync(TEST_DIR)
-  .filter((f) => f.endsWith(".test.ts"))
+  .filter((f) => f.endsWith(".test.ts") && !f.startsWith("chip-"))
   .filter((f) => !OWN_GRAPH_WHEN.some((re) => re.test(readFileSync(new URL(f, TEST_DIR), "utf8"))))
   .map((f) => "test/" + f);
 
@@ -82,7 +84,7 @@ export default defineConfig({
         test: {
           name: "isolated",
           include: ["test/**/*.test.ts"],
-          exclude: shared,
+          exclude: [...shared, CHIP_TIER],
           // Set up once for the run (a project's global setup runs once per project): what the
           // in-process files need none of.
           globalSetup: [

@@ -1,0 +1,296 @@
+/**
+ * Espruino's own ESP32 firmware on Espressif's emulated ESP32, as a board on the desk with a power
+ * switch: the kit beside the repository (../shared/esp32-qemu, its README) runs the Xtensa binary
+ * people flash (Espruino 2v06.63 on ESP-IDF 3.1.3, with its bootloader and partition table) in QEMU's
+ * `esp32` machine, whose SPI flash is a 4 MiB file and whose UART0, the console, is a tcp port.
+ * Killing QEMU is a power cut of the chip while it runs. The chip tests, the bench's chip section and
+ * the soak's cut script use it; nothing of QEMU or the firmware is in this repository.
+ *
+ * - findKit(): the kit (env ESP32_QEMU_KIT, else ../shared/esp32-qemu beside the package) and its
+ *   QEMU (env ESP32_QEMU, else what the kit's build.sh has cached, which it builds once: 2-3 min).
+ *   Without them, KitMissing says in one line how to get them.
+ * - makeFlashImage(file, kind): a fresh 4 MiB image: Espruino installed (bootloader, partition
+ *   table, radios-off NVS, firmware), or erased as a blank chip, or only the radios-off NVS
+ *   partition, by the kit's mkimage.py.
+ * - startChip(image, options): QEMU on the image (run.sh), console on a tcp port (the same port
+ *   again after a cut when asked), optionally counting Xtensa instructions or in ROM download mode.
+ *   powerCut() kills it (SIGKILL) and waits until it is gone; stop() quits it.
+ * - waitForPrompt(chip): the console answers `>` (the chip booted Espruino); a chip that does not
+ *   within the limit fails with the path of QEMU's log and what the console printed.
+ *
+ * The emulator's timing is not a chip's: under host load a core's thread can be starved long enough
+ * for the firmware's interrupt watchdog to fire ("Guru Meditation Error ... Interrupt wdt timeout"),
+ * and the chip reboots. consoleResets() counts what the console showed of such resets, so a test can
+ * say what happened instead of taking it for the product's fault.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { connect, createServer, type Socket } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { packageRoot } from "../packageRoot";
+
+/** How to get the kit, in one line (said whenever it is missing). */
+export const KIT_HOWTO =
+  "the emulated ESP32 needs the kit in ../shared/esp32-qemu beside the repository (or ESP32_QEMU_KIT=DIR) and its QEMU, built once with ESP32_QEMU=$(../shared/esp32-qemu/build.sh | tail -1) (2-3 min; the kit's README says what it installs)";
+
+export class KitMissing extends Error {
+  constructor(why: string) {
+    super(why + ": " + KIT_HOWTO);
+    this.name = "KitMissing";
+  }
+}
+
+export interface Kit {
+  dir: string;
+  /** qemu-system-xtensa, with the kit's instruction-counting plugin beside it. */
+  qemu: string;
+}
+
+function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((done) => {
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (e, out, err) =>
+      done({ code: e ? (typeof e.code === "number" ? e.code : 1) : 0, out: String(out), err: String(err) }),
+    );
+  });
+}
+
+/** The kit's folder: ESP32_QEMU_KIT, else ../shared/esp32-qemu beside the package; null when absent. */
+export function kitDir(): string | null {
+  const dir = process.env.ESP32_QEMU_KIT ? resolve(process.env.ESP32_QEMU_KIT) : join(packageRoot(), "..", "shared", "esp32-qemu");
+  return existsSync(join(dir, "run.sh")) && existsSync(join(dir, "mkimage.py")) ? dir : null;
+}
+
+/**
+ * The kit and its QEMU. ESP32_QEMU names the binary; without it the kit's build.sh answers the cached
+ * one, building it first when `build` is true (otherwise a missing build is KitMissing).
+ */
+export async function findKit({ build = false } = {}): Promise<Kit> {
+  const dir = kitDir();
+  if (dir === null) throw new KitMissing("no esp32-qemu kit found");
+  let qemu = process.env.ESP32_QEMU ?? "";
+  if (qemu === "") {
+    if (!build) throw new KitMissing("ESP32_QEMU is not set");
+    const r = await run(join(dir, "build.sh"), [], 15 * 60 * 1000);
+    const lines = r.out.trim().split("\n");
+    qemu = lines[lines.length - 1] ?? "";
+    if (r.code !== 0 || !existsSync(qemu)) throw new KitMissing("the kit's build.sh failed (" + (r.err.trim().split("\n").pop() ?? "") + ")");
+  }
+  if (!existsSync(qemu)) throw new KitMissing("ESP32_QEMU=" + qemu + " does not exist");
+  return { dir, qemu };
+}
+
+/** What a fresh image holds: Espruino installed as the kit ships it, a blank (erased) chip, or the radios-off NVS partition alone. */
+export type ImageKind = "espruino" | "erased" | "nvs";
+
+export async function makeFlashImage(kit: Kit, file: string, kind: ImageKind = "espruino"): Promise<void> {
+  mkdirSync(dirname(file), { recursive: true });
+  const args = [join(kit.dir, "mkimage.py")].concat(kind === "erased" ? ["--erased"] : kind === "nvs" ? ["--nvs"] : [], [file]);
+  const r = await run("python3", args, 60_000);
+  if (r.code !== 0) throw new Error("mkimage.py failed: " + (r.err || r.out).trim());
+}
+
+export interface ChipOptions {
+  /** The console's tcp port (default: a free one); after a cut the chip comes back on the same port. */
+  port?: number;
+  /** Count Xtensa instructions (the kit's plugin): the socket to read them from. */
+  countInsns?: string;
+  /** GPIO0 strapped low: the ROM waits in UART download mode (esptool). */
+  download?: boolean;
+}
+
+export interface Chip {
+  image: string;
+  /** QEMU's process id now. */
+  readonly pid: number;
+  /** The console's tcp port (it stays the same across cuts). */
+  readonly port: number;
+  /** tcp://127.0.0.1:PORT, as the product's commands take a port. */
+  readonly consoleUrl: string;
+  /** The monitor's unix socket. */
+  readonly monitor: string;
+  /** QEMU's own log (what to look at when it does not boot). */
+  readonly log: string;
+  /** The instruction counter's socket (countInsns), or "". */
+  readonly insns: string;
+  /** Boots that panicked in ESP-IDF's start-up and were powered on again (waitForPrompt). */
+  earlyPanics: number;
+  /** SIGKILL: a power cut of the chip while it runs; resolves once QEMU is gone. `whileOff` runs with the power off; then the chip starts again unless `stayOff`. */
+  powerCut(whileOff?: () => void | Promise<void>, stayOff?: boolean): Promise<void>;
+  /** Starts QEMU again on the same image and port (after powerCut(_, true)). */
+  powerOn(): Promise<void>;
+  /** Quits QEMU (a clean stop, as at the end of a test). */
+  stop(): Promise<void>;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pid: number, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Starts QEMU on `image` with run.sh: the chip runs from that moment (boot to the prompt takes about 6 s). */
+export async function startChip(kit: Kit, image: string, options: ChipOptions = {}): Promise<Chip> {
+  const abs = resolve(image);
+  const port = options.port ?? (await freePort());
+  const log = abs + ".qemu.log";
+  const state = { pid: 0, monitor: "", insns: "" };
+
+  async function launch(): Promise<void> {
+    const args = ["--port", String(port), "--qemu", kit.qemu, "--log", log];
+    if (options.countInsns) args.push("--count-insns", options.countInsns);
+    if (options.download) args.push("--download");
+    args.push(abs);
+    // QEMU locks its image: a second one may be refused for a moment after the first is killed.
+    for (let attempt = 0; ; attempt++) {
+      const r = await run(join(kit.dir, "run.sh"), args, 60_000);
+      const vars = Object.fromEntries([...r.out.matchAll(/^([A-Z_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+      if (r.code === 0 && vars.QEMU_PID) {
+        state.pid = Number(vars.QEMU_PID);
+        state.monitor = vars.MONITOR ?? "";
+        state.insns = vars.INSNS ?? "";
+        // The emulated cores starve under host load until the firmware's watchdog fires; QEMU's
+        // threads get the scheduler first where the process may ask for it (root, as in CI).
+        await run("sh", ["-c", "for t in /proc/" + state.pid + "/task/*; do renice -n -5 -p ${t##*/} >/dev/null 2>&1; done; true"], 5000);
+        return;
+      }
+      if (attempt >= 4) throw new Error("QEMU did not start on " + abs + ": " + (r.err || r.out).trim().split("\n").slice(-3).join(" / ") + " (log: " + log + ")");
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  }
+
+  await launch();
+  return {
+    image: abs,
+    get pid() {
+      return state.pid;
+    },
+    port,
+    consoleUrl: "tcp://127.0.0.1:" + port,
+    get monitor() {
+      return state.monitor;
+    },
+    log,
+    get insns() {
+      return state.insns;
+    },
+    earlyPanics: 0,
+    async powerCut(whileOff, stayOff = false) {
+      if (alive(state.pid)) process.kill(state.pid, "SIGKILL");
+      await gone(state.pid, 10_000);
+      if (whileOff) await whileOff();
+      if (!stayOff) await launch();
+    },
+    powerOn: launch,
+    async stop() {
+      if (alive(state.pid)) process.kill(state.pid, "SIGTERM");
+      await gone(state.pid, 5000);
+      if (alive(state.pid)) process.kill(state.pid, "SIGKILL");
+      await gone(state.pid, 5000);
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address() as { port: number };
+      s.close(() => done(a.port));
+    });
+  });
+}
+
+/** What the console printed that is a reset of the chip rather than anything the product said. */
+export const RESET_SIGNS = /Guru Meditation Error|rst:0x[0-9a-f]+ \((?!POWERON)|Rebooting\.\.\./;
+
+/** Power-ons a boot that panicked before Espruino started may take (EARLY_PANIC). */
+const EARLY_PANIC_RETRIES = 2;
+/**
+ * A panic of ESP-IDF's start-up, before Espruino printed anything: the interrupt watchdog of a core
+ * whose thread the host did not run in time (seen under host load, and now and then without). No
+ * code of the product has run yet, so the harness cuts the power and starts the chip again.
+ */
+const EARLY_PANIC = /entry 0x[0-9a-f]+\s*\r?\nGuru Meditation Error: Core +\d panic'ed \(Interrupt wdt timeout/;
+
+/**
+ * Connects to the chip's console and waits until it answers a prompt (`>`), nudging it with Enter
+ * every 2 s as the kit's espcon.py does (what the chip prints while nobody is connected is lost).
+ * Resolves with everything the console printed meanwhile; a chip that gives no prompt within `ms`
+ * fails naming QEMU's log and the console's last words. A boot that panics in ESP-IDF's start-up,
+ * before Espruino runs (EARLY_PANIC), is powered on again, twice at most, and `chip.earlyPanics`
+ * counts it.
+ */
+export async function waitForPrompt(chip: Chip, ms = 60_000): Promise<string> {
+  const end = Date.now() + ms;
+  let text = "";
+  let retries = 0;
+  while (Date.now() < end) {
+    if (EARLY_PANIC.test(text) && !/espruino\.com|WARNING: Bluetooth/.test(text) && retries < EARLY_PANIC_RETRIES) {
+      retries++;
+      chip.earlyPanics++;
+      text = "";
+      await chip.powerCut();
+    }
+    let sock: Socket;
+    try {
+      sock = await new Promise<Socket>((done, fail) => {
+        const s = connect(chip.port, "127.0.0.1", () => done(s));
+        s.once("error", fail);
+      });
+    } catch {
+      await new Promise((r) => setTimeout(r, 300));
+      continue;
+    }
+    try {
+      const got = await new Promise<boolean>((done) => {
+        const timer = setInterval(() => sock.write("\r"), 2000);
+        const stop = setTimeout(() => finish(false), Math.max(0, end - Date.now()));
+        function finish(ok: boolean): void {
+          clearInterval(timer);
+          clearTimeout(stop);
+          done(ok);
+        }
+        sock.on("data", (d: Buffer) => {
+          text += d.toString("latin1");
+          if (/\n>\s*$/.test(text) || /^>\s*$/.test(text)) finish(true);
+          else if (EARLY_PANIC.test(text) && !/espruino\.com|WARNING: Bluetooth/.test(text)) finish(false);
+        });
+        sock.on("close", () => finish(false));
+        sock.write("\r");
+      });
+      if (got) return text;
+    } finally {
+      sock.destroy();
+    }
+  }
+  const tail = text.replace(/\s+/g, " ").slice(-300);
+  throw new Error("the emulated ESP32 gave no Espruino prompt within " + ms / 1000 + " s (QEMU's log: " + chip.log + "; the console printed: " + (tail || "nothing") + ")");
+}
+
+/** How many resets the console text shows (RESET_SIGNS: a panic, a watchdog, a reboot). */
+export function consoleResets(text: string): number {
+  return (text.match(/Rebooting\.\.\./g) ?? []).length + (text.match(/rst:0x(?!1 )[0-9a-f]+ \(/g) ?? []).length;
+}
+
+/**
+ * The kit's running instruction counts (run.sh --count-insns): TOTAL, CPU0, CPU1, MARKED, WINDOWS
+ * (its README, "Counting instructions"). MARKED grows only between the two marker calls.
+ */
+export function readInsns(socketPath: string): Promise<number[]> {
+  return new Promise((done, fail) => {
+    const s = connect(socketPath);
+    let buf = "";
+    s.on("data", (d) => (buf += d.toString()));
+    s.on("end", () => done(buf.trim().split(/\s+/).map(Number)));
+    s.on("error", fail);
+  });
+}
