@@ -20,8 +20,8 @@
  *
  * The emulator's timing is not a chip's: under host load a core's thread can be starved long enough
  * for the firmware's interrupt watchdog to fire ("Guru Meditation Error ... Interrupt wdt timeout"),
- * and the chip reboots. consoleResets() counts what the console showed of such resets, so a test can
- * say what happened instead of taking it for the product's fault.
+ * and the chip reboots. waitForPrompt powers on again a boot that panicked before Espruino ran, and
+ * counts it, so that a test can say what happened instead of taking it for the product's fault.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -209,9 +209,6 @@ function freePort(): Promise<number> {
   });
 }
 
-/** What the console printed that is a reset of the chip rather than anything the product said. */
-export const RESET_SIGNS = /Guru Meditation Error|rst:0x[0-9a-f]+ \((?!POWERON)|Rebooting\.\.\./;
-
 /** Power-ons a boot that panicked before Espruino started may take (EARLY_PANIC). */
 const EARLY_PANIC_RETRIES = 2;
 /**
@@ -274,11 +271,6 @@ export async function waitForPrompt(chip: Chip, ms = 60_000): Promise<string> {
   }
   const tail = text.replace(/\s+/g, " ").slice(-300);
   throw new Error("the emulated ESP32 gave no Espruino prompt within " + ms / 1000 + " s (QEMU's log: " + chip.log + "; the console printed: " + (tail || "nothing") + ")");
-}
-
-/** How many resets the console text shows (RESET_SIGNS: a panic, a watchdog, a reboot). */
-export function consoleResets(text: string): number {
-  return (text.match(/Rebooting\.\.\./g) ?? []).length + (text.match(/rst:0x(?!1 )[0-9a-f]+ \(/g) ?? []).length;
 }
 
 /**
