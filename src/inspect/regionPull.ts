@@ -38,6 +38,26 @@ export function pullProgram(address: number, size: number): string {
 }
 
 /**
+ * The code that reads only what the slot log reads (the soak's check after every cut, where reading
+ * all of a board's region took 70 s on the emulated ESP32, whose flash reads are slow): every
+ * sector's first PULL_CHUNK bytes (its header, its marks), and the rest of a sector only when its
+ * header is not erased. A sector whose header is erased is one the log never reads (src/storage,
+ * docs/storage.md): what the next boot restores is decided by the sectors read whole. The lines are
+ * pullProgram's, with one "PETPULL SKIP offset length" line for each part left out; parsePullLines
+ * then fills it with 0xFF (erased, as far as the log is concerned).
+ */
+export function logPullProgram(address: number, size: number, sectorSize: number): string {
+  return (
+    "(function(){var F=require(\"Flash\"),a=" + address + ",n=" + size + ",s=" + sectorSize + ",c=" + PULL_CHUNK + ",o,e,d;" +
+    "print(\"PETPULL BEGIN \"+n);" +
+    "for(o=0;o<n;o+=s){d=F.read(c,a+o);print(\"PETPULL \"+o+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));" +
+    "if(E.sum(new Uint8Array(d.buffer,0,12))==3060){print(\"PETPULL SKIP \"+(o+c)+\" \"+(s-c));continue;}" +
+    "for(e=o+c;e<o+s;e+=c){d=F.read(c,a+e);print(\"PETPULL \"+e+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));}}" +
+    "print(\"PETPULL END \"+n);})();"
+  );
+}
+
+/**
  * The region from a pull's console output, or a PullError naming what is missing or wrong.
  * Lines that are not PETPULL lines (the uploader's messages, the firmware's own prints) are ignored.
  */
@@ -57,6 +77,19 @@ export function parsePullLines(text: string, size: number): Uint8Array {
     }
     if (/PETPULL END (\d+)$/.test(line)) {
       ended = true;
+      continue;
+    }
+    const skip = /PETPULL SKIP (\d+) (\d+)$/.exec(line);
+    if (skip) {
+      // A part logPullProgram left out (behind an erased header): erased, as the log sees it.
+      const from = Number(skip[1]);
+      const length = Number(skip[2]);
+      if (from % PULL_CHUNK !== 0 || length % PULL_CHUNK !== 0 || from + length > size) throw bad("a skipped part at offset " + from + " lies outside the region");
+      image.fill(0xff, from, from + length);
+      for (let o = from; o < from + length; o += PULL_CHUNK) {
+        if (seen.has(o)) throw bad("the chunk at offset " + o + " arrived twice");
+        seen.add(o);
+      }
       continue;
     }
     const m = /PETPULL (\d+) ([A-Za-z0-9+/=]*) (-?\d+)$/.exec(line);

@@ -18,7 +18,7 @@ import type { DeviceBoardProfile } from "../../../boards/boardProfile";
 import { packageRoot, packageVersion, shortPath } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
 import { profileFileFromEnv, readProfileFile } from "../profileFile";
-import { checkBoard } from "./check";
+import { checkBoard, RUNS } from "./check";
 import { checkText } from "./report";
 
 const PROGRAM = "npm run board-check";
@@ -35,6 +35,8 @@ options:
                     without it, the one ESP32 board plugged in
       --board FILE  the board profile (default: env BOARD, else boards/esp32.json)
   -b, --baud N      serial speed (default ${DEFAULT_BAUD})
+      --runs N      time each operation N times and take the median (default ${RUNS}; fewer is quicker
+                    on a slow board or the emulated ESP32, whose milliseconds are not a board's anyway)
       --json        print one JSON object instead of the report: board, version, region {address,
                     size, free, ...}, timings {petSaveMs, floorSaveMs, restoreMs, statusMs, tickMs, ...},
                     ratios, the pet before and after, skipped, failures
@@ -59,12 +61,13 @@ interface Options {
   board: string | null;
   baud: number;
   json: boolean;
+  runs: number;
   help: boolean;
   version: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { port: null, board: null, baud: DEFAULT_BAUD, json: false, help: false, version: false };
+  const o: Options = { port: null, board: null, baud: DEFAULT_BAUD, json: false, runs: RUNS, help: false, version: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -77,6 +80,9 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--baud" || a === "-b") {
       o.baud = Number(value());
       if (!Number.isInteger(o.baud) || o.baud <= 0) throw new UsageError("--baud needs a positive whole number");
+    } else if (a === "--runs") {
+      o.runs = Number(value());
+      if (!Number.isInteger(o.runs) || o.runs < 1 || o.runs > 1000) throw new UsageError("--runs needs a whole number from 1 to 1000");
     } else if (a === "--json") o.json = true;
     else if (a === "--help" || a === "-h") o.help = true;
     else if (a === "--version") o.version = true;
@@ -108,7 +114,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   let ok: boolean;
   try {
     if (!o.json) tell("checking the board at " + found.path + " (reading its region takes about 10 s at 115200 baud)...");
-    const c = await checkBoard(con, profile as DeviceBoardProfile, shortPath(file));
+    const c = await checkBoard(con, profile as DeviceBoardProfile, shortPath(file), o.runs);
     ok = c.fits && c.failures.length === 0 && c.skipped.length === 0;
     const { report, ...rest } = c;
     text = o.json ? JSON.stringify({ ...rest, reported: report, measuredBy: "the board's own clock (getTime()), median of " + c.timings.runs + " runs each", ok }, null, 2) + "\n" : checkText(c, profile as DeviceBoardProfile);

@@ -106,13 +106,13 @@ async function seePet(con: BoardConsole): Promise<PetSeen | null> {
 }
 
 /** The check against `profile` (a device profile, named `file`) on the board at the end of `con`. */
-export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile, file: string): Promise<BoardCheck> {
+export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile, file: string, runs = RUNS): Promise<BoardCheck> {
   const skipped: string[] = [];
   const failures: string[] = [];
   const { report, fit } = await identifyBoard(con, profile, file);
   for (const p of fit.problems) failures.push(p.message + ". " + p.todo.charAt(0).toUpperCase() + p.todo.slice(1) + ".");
   const r = profile.petRegion;
-  const timings: Timings = { petSaveMs: null, floorSaveMs: null, restoreMs: null, floorRestoreMs: null, statusMs: null, floorEncodeMs: null, tickMs: null, runs: RUNS, detail: {} };
+  const timings: Timings = { petSaveMs: null, floorSaveMs: null, restoreMs: null, floorRestoreMs: null, statusMs: null, floorEncodeMs: null, tickMs: null, runs: runs, detail: {} };
   const result: BoardCheck = {
     port: con.port,
     profile: file,
@@ -157,7 +157,7 @@ export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile,
     try {
       await evaluate(con, "benchInit(" + JSON.stringify({ board: true, scratch, readAt: readAt ?? scratch }) + ")", "benchInit");
       const t = async (name: string): Promise<number> => {
-        const m = await timeOp(con, name, RUNS);
+        const m = await timeOp(con, name, runs);
         timings.detail[name] = { ms: round(m.ms), min: round(m.min), max: round(m.max) };
         return round(m.ms);
       };

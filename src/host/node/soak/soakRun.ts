@@ -5,7 +5,7 @@
  * with at least `rounds`, `confirmedSaves`, `lostSaves` and `problems` (empty when everything held).
  */
 import { createPrng } from "../../../storage/norFlashSim";
-import { parsePullLines, pullProgram } from "../../../inspect/regionPull";
+import { logPullProgram, parsePullLines } from "../../../inspect/regionPull";
 import { readRegion, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import type { PayloadJson } from "../../../save/payloadJson";
 import { BoardConsole, type BoardLink } from "./boardLink";
@@ -75,11 +75,16 @@ function counters(s: PayloadJson | null): { updateCount: string; elapsedMs: stri
   return s === null ? null : { updateCount: s.updateCount, elapsedMs: s.elapsedMs };
 }
 
-/** The region as the board holds it, read in one synchronous program (no save falls inside it). */
+/**
+ * The region as the slot log sees it, read in one synchronous program (no save falls inside it):
+ * every sector's header and marks, and whole the sectors whose header is not erased
+ * (logPullProgram), which is everything the next boot's restore reads. A sector holds 48 saves, so
+ * a soak's rounds fill few: reading those alone is what keeps a round short on a slow console or
+ * chip (the whole 64 KiB took 70 s on the emulated ESP32; about 10 s at 115200 baud on a board).
+ */
 async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<RegionContents> {
   const r = board.profile.petRegion;
-  // About 10 s for 64 KiB at 115200 baud; far less over TCP.
-  const text = await con.run(pullProgram(r.address, r.size), 30_000 + r.size / 4, "reading the pet region");
+  const text = await con.run(logPullProgram(r.address, r.size, r.pageSize), 60_000 + r.size, "reading the pet region");
   return readRegion(parsePullLines(text, r.size), board);
 }
 
