@@ -12,7 +12,8 @@
  * board on a serial port as against Espruino's Linux build through a pseudo-terminal or telnet.
  */
 import { resolve } from "node:path";
-import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "../serial/boardConsole";
+import { BAUD } from "../../../boards/consoleProtocol";
+import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
 import type { DeviceBoardProfile } from "../../../boards/boardProfile";
 import { packageRoot, packageVersion, shortPath } from "../packageRoot";
@@ -34,7 +35,7 @@ options:
   -p, --port P      the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
                     without it, the one ESP32 board plugged in
       --board FILE  the board profile (default: env BOARD, else boards/esp32.json)
-  -b, --baud N      serial speed (default ${DEFAULT_BAUD})
+  -b, --baud N      serial speed (default ${BAUD})
       --runs N      time each operation N times and take the median (default ${RUNS}; fewer is quicker
                     on a slow board or the emulated ESP32, whose milliseconds are not a board's anyway)
       --json        print one JSON object instead of the report: board, version, region {address,
@@ -67,7 +68,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { port: null, board: null, baud: DEFAULT_BAUD, json: false, runs: RUNS, help: false, version: false };
+  const o: Options = { port: null, board: null, baud: BAUD, json: false, runs: RUNS, help: false, version: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -113,7 +114,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   let text: string;
   let ok: boolean;
   try {
-    if (!o.json) tell("checking the board at " + found.path + " (reading its region takes about 10 s at 115200 baud)...");
+    if (!o.json) tell("checking the board at " + found.path + " (reading its region takes about 10 s at " + BAUD + " baud)...");
     const c = await checkBoard(con, profile as DeviceBoardProfile, shortPath(file), o.runs);
     ok = c.fits && c.failures.length === 0 && c.skipped.length === 0;
     const { report, ...rest } = c;

@@ -8,7 +8,6 @@
  */
 import { parsePullLines, PullError, pullProgram } from "../../../inspect/regionPull";
 
-export { pullProgram } from "../../../inspect/regionPull";
 import { join } from "node:path";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";

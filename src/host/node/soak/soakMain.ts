@@ -20,7 +20,8 @@ import { startInterpreterBoard } from "../interpreter/interpreterBoard";
 import { packageVersion } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
-import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
+import { BAUD, command } from "../../../boards/consoleProtocol";
+import { openBoardConsole, tcpAddress, type BoardConsole } from "../serial/boardConsole";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
 import { STOP_SAVING } from "./soakProtocol";
 import { runSoak, SoakSetupError, type SoakReport } from "./soakRun";
@@ -57,7 +58,7 @@ options:
       --interval MS  between two saves on the board (default 50)
       --window MS   the cut comes within this long after a round's first confirmed save (default 3000)
       --seed N      the random instants; printed at the start so a run can be repeated
-  -b, --baud N      serial speed (default 115200)
+  -b, --baud N      serial speed (default ${BAUD})
       --json        print one JSON object on stdout (rounds, confirmedSaves, lostSaves, problems,
                     cut, cutsFlashPower, roundResults, ...); the progress goes to stderr
   -h, --help        this help
@@ -105,7 +106,7 @@ function positiveInt(name: string, v: string | undefined, dflt: number, min = 1)
 interface Target {
   describe: string;
   board: LoadedProfile;
-  connect(): Promise<BoardLink>;
+  connect(): Promise<BoardConsole>;
   cut: PowerCut;
   close(): Promise<void>;
 }
@@ -141,7 +142,7 @@ async function interpreterTarget(
   return {
     describe: "Espruino's Linux build (" + binary + "), not a board",
     board,
-    connect: () => openTcpLink("127.0.0.1", ib.port),
+    connect: () => openBoardConsole("tcp://127.0.0.1:" + ib.port),
     cut: killCut(() => ib.powerCut()),
     close,
   };
@@ -165,7 +166,7 @@ async function portTarget(named: string | undefined, cut: PowerCut, baud: number
   }
   for (const l of first.lines) say(l);
   const board = readProfile(boardOption ?? join(BOARDS_DIR, "esp32.json"));
-  const tcp = /^tcp:\/\/([^:/]+):(\d+)$/.exec(first.path);
+  const tcp = tcpAddress(first.path);
   if (first.path.startsWith("tcp://") && tcp === null) throw new SoakSetupError("a tcp port is tcp://HOST:PORT, got " + first.path);
   if (tcp !== null && cut.kind === "rts") {
     throw new SoakSetupError("a tcp:// console has no RTS line to reset the board with: cut the power with --cut-with CMD or --manual");
@@ -174,7 +175,7 @@ async function portTarget(named: string | undefined, cut: PowerCut, baud: number
     describe: first.path,
     board,
     // An unplugged board may come back under another name: without --port it is looked for again.
-    connect: async () => (tcp !== null ? openTcpLink(tcp[1] as string, Number(tcp[2])) : openSerialLink(named ? first.path : await find(), baud)),
+    connect: async () => openBoardConsole(tcp !== null || named ? first.path : await find(), { baud }),
     cut,
     close: async () => undefined,
   };
@@ -219,7 +220,7 @@ export async function soakMain(
     intervalMs = positiveInt("interval", v.interval as string | undefined, 50);
     windowMs = positiveInt("window", v.window as string | undefined, 3000);
     seed = positiveInt("seed", v.seed as string | undefined, (Date.now() % 2147483647) + 1);
-    baud = positiveInt("baud", v.baud as string | undefined, 115200);
+    baud = positiveInt("baud", v.baud as string | undefined, BAUD);
     if (v["cut-with"] !== undefined && v.manual) throw new Error("--cut-with and --manual are two ways to cut: choose one");
     if (v.espruino !== undefined && (v.port !== undefined || v["cut-with"] !== undefined || v.manual || v.baud !== undefined)) {
       throw new Error("--espruino runs the interpreter and cuts it itself: it takes none of --port, --cut-with, --manual, --baud");
@@ -242,10 +243,10 @@ export async function soakMain(
   const say = (line: string): void => (json ? io.err(line + "\n") : io.out(line + "\n"));
 
   let target: Target | null = null;
-  let current: BoardLink | null = null;
+  let current: BoardConsole | null = null;
   const onInterrupt = (): void => {
     // Leave no board saving every few milliseconds: stop the round's interval, then go.
-    if (current !== null && current.isOpen) current.write("\x10" + STOP_SAVING + "\n");
+    if (current !== null && current.isOpen) void current.send(command(STOP_SAVING));
     setTimeout(() => process.exit(130), 300);
   };
   process.once("SIGINT", onInterrupt);
