@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { readRegion } from "../src/inspect/regionReport";
-import { BOARDS_DIR, readProfile } from "../src/host/node/cli/regionFile";
+import { readProfile } from "../src/host/node/cli/regionFile";
+import { BOARDS_DIR } from "../src/host/node/boardProfiles";
 import { loadWorld } from "../src/save/codec";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { checkReadBack, parseSoakLines, type ConfirmedSave } from "../src/host/node/soak/soakProtocol";

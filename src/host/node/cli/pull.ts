@@ -1,6 +1,6 @@
 /**
  * `pet-save pull [--port P] -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
- * as a backup. Without --port, the one ESP32 board plugged in (as `npm run upload` finds it). The region's address and size come from the board profile (default boards/esp32.json).
+ * as a backup. Without --port, the one ESP32 board plugged in (as `npm run upload` finds it). The region's address and size come from the board profile (--board, else env BOARD, else boards/esp32.json).
  *
  * The board's program and the check of its output are in src/inspect/regionPull.ts (shared with
  * the web page). The image is written, atomically, only when every chunk arrived exactly once with a
@@ -8,12 +8,12 @@
  */
 import { parsePullLines, PullError, pullProgram } from "../../../inspect/regionPull";
 
-import { join } from "node:path";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
 import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
 import { CliError, EXIT_OK, EXIT_REJECTED, lockOutput, usageError, writeOutput, type CliIo } from "./io";
-import { BOARDS_DIR, readProfile, readRegion, type LoadedProfile } from "./regionFile";
+import { readProfile, readRegion, type LoadedProfile } from "./regionFile";
+import { profileFileFor } from "../boardProfiles";
 
 /** parsePullLines with its refusal as a CliError (exit 1). */
 export function parsePullOutput(text: string, size: number): Uint8Array {
@@ -59,7 +59,7 @@ export const pullCommand: Command = {
     options: [
       ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run upload -- --list` lists ports"],
       ["-o, --output IMAGE", "the image file to write"],
-      ["--board FILE", "the board profile that says where the region is (default boards/esp32.json)"],
+      ["--board FILE", "the board profile that says where the region is (default: env BOARD, else boards/esp32.json)"],
     ],
     examples: ["pet-save pull -o board.bin", "pet-save pull --port /dev/ttyUSB0 -o board.bin"],
     exits: [
@@ -73,7 +73,7 @@ export const pullCommand: Command = {
     const out = parsed.values.output;
     if (port === "") throw usageError("pull --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     if (typeof out !== "string" || out === "") throw usageError("pull needs -o IMAGE (the file to write)");
-    const board = readProfile(typeof parsed.values.board === "string" ? parsed.values.board : join(BOARDS_DIR, "esp32.json"));
+    const board = readProfile(profileFileFor(typeof parsed.values.board === "string" ? parsed.values.board : undefined));
     return pullWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), board, out, io);
   },
 };

@@ -12,9 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BOARDS_DIR, readProfile } from "../cli/regionFile";
-import { CliError } from "../cli/io";
-import type { LoadedProfile } from "../../../inspect/regionReport";
+import { deviceProfile, loadProfile, profileFileFor, type LoadedDeviceProfile } from "../boardProfiles";
 import { interpreterProfile } from "../interpreter/espruinoLinux";
 import { startInterpreterBoard } from "../interpreter/interpreterBoard";
 import { packageVersion } from "../packageRoot";
@@ -53,8 +51,9 @@ options:
       --dir DIR     with --espruino: where the interpreter runs and keeps its flash file (default: a
                     temporary directory, removed at the end)
       --rounds N    how many cuts (default 20)
-      --board FILE  the board profile whose region is read (default boards/esp32.json; with
-                    --espruino, the profile for that build)
+      --board FILE  the board profile: the board must fit it, and its region is read (default:
+                    env BOARD, else boards/esp32.json; with --espruino, else the profile for that
+                    build)
       --interval MS  between two saves on the board (default 50)
       --window MS   the cut comes within this long after a round's first confirmed save (default 3000)
       --seed N      the random instants; printed at the start so a run can be repeated
@@ -73,8 +72,9 @@ examples:
 exit status:
   0  every round held: no confirmed save was lost
   1  a save was lost, or a round went wrong (a save failed on the board, it did not come back)
-  2  usage, or the soak could not start or cut at all (no board, no pet running, a bad profile,
-     a board that kept running through an RTS "cut"); the message says why
+  2  usage, or the soak could not start or cut at all (no board, a board the profile does not
+     fit, no pet running, a bad profile, a board that kept running through an RTS "cut"); the
+     message says why
 `;
 
 export const EXIT_HELD = 0;
@@ -105,7 +105,7 @@ function positiveInt(name: string, v: string | undefined, dflt: number, min = 1)
 /** Where the soak runs and how it cuts; `close` undoes what was set up. */
 interface Target {
   describe: string;
-  board: LoadedProfile;
+  board: LoadedDeviceProfile;
   connect(): Promise<BoardConsole>;
   cut: PowerCut;
   close(): Promise<void>;
@@ -120,8 +120,9 @@ async function interpreterTarget(
 ): Promise<Target> {
   const firmwareFor = tools.firmwareFor;
   if (firmwareFor === undefined) throw new SoakSetupError("--espruino builds the firmware, which only `npm run soak` (scripts/soak.js) can do");
-  const profile = boardOption ?? (await interpreterProfile(binary));
-  const board = readProfile(profile);
+  // The profile named (--board, else env BOARD), else the one for the interpreter's own build.
+  const profile = boardOption !== undefined || process.env.BOARD ? profileFileFor(boardOption) : await interpreterProfile(binary);
+  const board = deviceProfile(loadProfile(profile), "soak");
   const dir = dirOption ? resolve(dirOption) : mkdtempSync(join(tmpdir(), "pet-soak-"));
   const ib = await startInterpreterBoard(binary, dir);
   const close = async (): Promise<void> => {
@@ -165,7 +166,7 @@ async function portTarget(named: string | undefined, cut: PowerCut, baud: number
     throw e;
   }
   for (const l of first.lines) say(l);
-  const board = readProfile(boardOption ?? join(BOARDS_DIR, "esp32.json"));
+  const board = deviceProfile(loadProfile(profileFileFor(boardOption)), "soak");
   const tcp = tcpAddress(first.path);
   if (first.path.startsWith("tcp://") && tcp === null) throw new SoakSetupError("a tcp port is tcp://HOST:PORT, got " + first.path);
   if (tcp !== null && cut.kind === "rts") {
@@ -276,7 +277,7 @@ export async function soakMain(
     return report.lostSaves > 0 || report.problems.length > 0 ? EXIT_LOST : EXIT_HELD;
   } catch (e) {
     // A board the soak cannot work with (no port, no pet, a cut that cannot be made, a bad profile).
-    if (e instanceof SoakSetupError || e instanceof CutError || e instanceof CliError || e instanceof Error) {
+    if (e instanceof SoakSetupError || e instanceof CutError || e instanceof Error) {
       io.err("soak: " + e.message + "\n");
       return EXIT_USAGE;
     }

@@ -26,10 +26,10 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { BoardProfile, DeviceBoardProfile } from "../../../boards/boardProfile";
 import { packageRoot, packageVersion, shortPath } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
-import { profileFileFromEnv, readProfileFile } from "../profileFile";
+import { deviceProfile, loadProfile, profileFileFor } from "../boardProfiles";
+import type { LoadedProfile } from "../../../inspect/regionReport";
 import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
 import { boardLine, identifyBoard, misfitText } from "../serial/identifyBoard";
 import { formatPortList, listSerialPorts, PortError, resolveBoardPort } from "../serial/serialPorts";
@@ -165,15 +165,15 @@ export interface CheckedBoard {
 }
 
 /**
- * Asks the board at `port` what it is and refuses one `profile` does not fit, before anything of
- * the pet is built or sent.
+ * Asks the board at `port` what it is and refuses one the profile `loaded` does not fit, before
+ * anything of the pet is built or sent.
  */
-export async function checkBoard(port: string, profile: BoardProfile, file: string, baud = P.BAUD): Promise<CheckedBoard> {
-  if (profile.host === "desktop") throw new Error(shortPath(file) + " is a simulator's profile (host desktop): there is no board to upload it to; use BOARD=boards/esp32.json");
+export async function checkBoard(port: string, loaded: LoadedProfile, baud = P.BAUD): Promise<CheckedBoard> {
+  const { file, profile } = deviceProfile(loaded, "upload it to");
   const con = await openBoardConsole(port, { baud });
   let identified;
   try {
-    identified = await identifyBoard(con, profile as DeviceBoardProfile, shortPath(file));
+    identified = await identifyBoard(con, profile, shortPath(file));
   } finally {
     await con.close();
   }
@@ -262,7 +262,7 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     say("serial ports (path, USB vendor:product, maker and product):\n" + formatPortList((await listSerialPorts()).ports));
     return;
   }
-  const boardFile = profileFileFromEnv();
+  const boardFile = profileFileFor();
   let port = "";
   let version = "";
   // Find the board and ask it what it is before building, so a missing or wrong board costs no build time.
@@ -270,7 +270,7 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     const found = await resolveBoardPort(opts.port);
     for (const line of found.lines) say(line);
     port = found.path;
-    const checked = await checkBoard(port, readProfileFile(boardFile), boardFile, opts.baud);
+    const checked = await checkBoard(port, loadProfile(boardFile), opts.baud);
     say(checked.line);
     version = checked.version;
   }
