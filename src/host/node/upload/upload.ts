@@ -291,7 +291,7 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     try {
       say("monitor on " + port + " (Ctrl-C twice to leave)");
       await new Promise((done) => {
-        const how = cliSpawn(monitorArgs({ boardJson: board.file, port, baud: opts.baud }), { port, markers: false });
+        const how = cliSpawn(monitorArgs({ boardJson: board.file, port, baud: opts.baud }), { port });
         const child = spawn(how.command, how.args, { stdio: "inherit", env: how.env });
         child.on("close", done);
       });
