@@ -4,7 +4,8 @@
  * 1. what the board is, against the profile (src/boards/boardFit.ts, as the upload asks it);
  * 2. the pet's region as `pet-save inspect` shows it: pulled as `pet-save pull` pulls it
  *    (src/inspect/regionPull.ts) and read with the region report (src/inspect/regionReport.ts);
- *    only when the board holds the region (a read past a Linux build's flash stops it);
+ *    only when the board fits the profile (the fit rule first, as every command that talks to a
+ *    board applies it; a read past a Linux build's flash would stop it);
  * 3. on-board timings by the board's own clock, beside the bench's floor typed at the console
  *    (onBoard.ts): pet.save(), a restore (pet.checkSave(): the newest save read back as a boot reads
  *    it), pet.status(), an idle tick (pet.tick()), and the floor's save, restore and encode;
@@ -128,10 +129,11 @@ export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile,
     failures,
   };
 
-  // 2. The region, read only, where the board holds it.
+  // 2. The region, read only, on a board the profile fits.
   let contents: RegionContents | null = null;
   let image: Uint8Array | null = null;
   if (!fit.region.inChip) skipped.push("the region: this board's flash does not hold it, so it is not read");
+  else if (!fit.fits) skipped.push("the region: the board does not fit the profile, so it is not read");
   else {
     image = await pullOver(con.exchange, pullProgram(r.address, r.size), r.size);
     contents = readRegion(image, { file, profile });
