@@ -1,12 +1,15 @@
 /**
- * Reading a board's pet region over its Espruino console, as `pet-save pull` does and the web page's
- * Device tab too: the program the board runs, and the check of what it printed. Host-neutral.
+ * Reading a board's pet region over its Espruino console, as `pet-save pull`, board-check, the soak
+ * and the web page's Device tab do: the program the board runs, the check of what it printed, and
+ * the pull itself over any transport of the console protocol (src/boards/consoleProtocol.ts's
+ * Exchange). Host-neutral.
  *
  * The board runs a short loop that reads the region with require("Flash").read in 256-byte chunks
  * and prints one line per chunk: offset, the bytes in base64 (btoa is native, so this is quick even
  * on the interpreter) and E.CRC32 of the chunk. The image counts only when every chunk arrived
  * exactly once with a matching CRC.
  */
+import { command, type Exchange } from "../boards/consoleProtocol";
 import { crc32Bitwise } from "../save/crc32";
 
 /** The transfer was incomplete or garbled; the message says how. */
@@ -111,3 +114,33 @@ export function parsePullLines(text: string, size: number): Uint8Array {
   return image;
 }
 
+
+/**
+ * How long a pull of `size` bytes may take: a minute, and a millisecond a byte beyond it (64 KiB at
+ * 115200 baud is some 10 s of base64 lines; the emulated ESP32, whose flash reads are slow, took 70 s).
+ */
+export function pullMs(size: number): number {
+  return 60_000 + size;
+}
+
+/**
+ * Runs `program` (pullProgram or logPullProgram, for a region of `size` bytes) on the board over
+ * `exchange` and answers the region, checked by parsePullLines (a PullError when anything is missing
+ * or wrong). `progress` gets the bytes received so far after every chunk.
+ */
+export async function pullOver(exchange: Exchange, program: string, size: number, progress: (bytes: number) => void = () => {}): Promise<Uint8Array> {
+  let text = "";
+  let chunks = 0;
+  const all = await exchange(
+    command(program),
+    (line) => {
+      if (line.indexOf("PETPULL") < 0) return null;
+      text += line + "\n";
+      if (/PETPULL \d+ /.test(line)) progress(Math.min(size, ++chunks * PULL_CHUNK));
+      return /PETPULL END/.test(line) ? text : null;
+    },
+    pullMs(size),
+    "reading the pet region",
+  );
+  return parsePullLines(all, size);
+}

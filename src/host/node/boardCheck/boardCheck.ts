@@ -11,13 +11,12 @@
  * talked to over a console connection of our own (src/host/node/serial/boardConsole.ts), the same against a
  * board on a serial port as against Espruino's Linux build through a pseudo-terminal or telnet.
  */
-import { resolve } from "node:path";
-import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "../serial/boardConsole";
+import { BAUD } from "../../../boards/consoleProtocol";
+import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
-import type { DeviceBoardProfile } from "../../../boards/boardProfile";
-import { packageRoot, packageVersion, shortPath } from "../packageRoot";
+import { packageVersion, shortPath } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
-import { profileFileFromEnv, readProfileFile } from "../profileFile";
+import { deviceProfile, loadProfile, profileFileFor } from "../boardProfiles";
 import { checkBoard, RUNS } from "./check";
 import { checkText } from "./report";
 
@@ -34,7 +33,7 @@ options:
   -p, --port P      the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
                     without it, the one ESP32 board plugged in
       --board FILE  the board profile (default: env BOARD, else boards/esp32.json)
-  -b, --baud N      serial speed (default ${DEFAULT_BAUD})
+  -b, --baud N      serial speed (default ${BAUD})
       --runs N      time each operation N times and take the median (default ${RUNS}; fewer is quicker
                     on a slow board or the emulated ESP32, whose milliseconds are not a board's anyway)
       --json        print one JSON object instead of the report: board, version, region {address,
@@ -67,7 +66,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { port: null, board: null, baud: DEFAULT_BAUD, json: false, runs: RUNS, help: false, version: false };
+  const o: Options = { port: null, board: null, baud: BAUD, json: false, runs: RUNS, help: false, version: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -103,9 +102,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(PROGRAM + " " + packageVersion() + "\n");
     return 0;
   }
-  const file = o.board !== null ? resolve(packageRoot(), o.board) : profileFileFromEnv();
-  const profile = readProfileFile(file);
-  if (profile.host === "desktop") throw new Error(shortPath(file) + " is a simulator's profile (host desktop): there is no board to check; use boards/esp32.json");
+  const { file, profile } = deviceProfile(loadProfile(profileFileFor(o.board ?? undefined)), "check");
   const tell = (line: string): void => io.err(line + "\n");
   const found = await resolveBoardPort(o.port);
   for (const line of found.lines) tell(line);
@@ -113,11 +110,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   let text: string;
   let ok: boolean;
   try {
-    if (!o.json) tell("checking the board at " + found.path + " (reading its region takes about 10 s at 115200 baud)...");
-    const c = await checkBoard(con, profile as DeviceBoardProfile, shortPath(file), o.runs);
+    if (!o.json) tell("checking the board at " + found.path + " (reading its region takes about 10 s at " + BAUD + " baud)...");
+    const c = await checkBoard(con, profile, shortPath(file), o.runs);
     ok = c.fits && c.failures.length === 0 && c.skipped.length === 0;
     const { report, ...rest } = c;
-    text = o.json ? JSON.stringify({ ...rest, reported: report, measuredBy: "the board's own clock (getTime()), median of " + c.timings.runs + " runs each", ok }, null, 2) + "\n" : checkText(c, profile as DeviceBoardProfile);
+    text = o.json ? JSON.stringify({ ...rest, reported: report, measuredBy: "the board's own clock (getTime()), median of " + c.timings.runs + " runs each", ok }, null, 2) + "\n" : checkText(c, profile);
   } finally {
     await con.close();
   }
