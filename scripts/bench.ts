@@ -2,7 +2,9 @@
  * `npm run bench`: speed, wear and size figures, printed as text or, with `--json`, as one object;
  * `--out FILE` also writes that object to FILE (npm prints its own banner on stdout unless run as
  * `npm run -s bench`, so a file is the dependable way for scripts to get the figures).
- * `--espruino PATH` (or env ESPRUINO) is Espruino's Linux build, for the firmware section.
+ * `--espruino PATH` (or env ESPRUINO) is Espruino's Linux build, for the firmware section; the chip
+ * section runs Espruino's own ESP32 firmware in the emulated ESP32 when the kit and its QEMU are
+ * there (env ESP32_QEMU); `--only a,b` runs those sections alone.
  * Each section lives in scripts/bench/<section>.ts and returns figures (nested where they group); a section that cannot
  * run here (no interpreter, no bundle yet) returns `{ skipped: "<why>" }` instead of failing.
  * Timings are medians of many runs; nothing here is asserted by the tests.
@@ -31,13 +33,14 @@ function notAnInterpreter(path: string): string | null {
 
 type Figures = Record<string, unknown>;
 
-const SECTIONS = ["codec", "storage", "firmware"];
+const SECTIONS = ["codec", "storage", "firmware", "chip"];
 
 interface BenchOptions {
   json?: boolean;
   out?: string;
   espruino?: string;
   "write-figures"?: boolean;
+  only?: string;
 }
 
 await runCommand<BenchOptions>({
@@ -46,12 +49,14 @@ await runCommand<BenchOptions>({
   about: `
 Speed, wear and size figures: the codec and the storage layer in Node, and (with an interpreter)
 the firmware on Espruino's Linux build against a floor run beside it, with callgrind instruction
-counts when valgrind is installed. Timings are medians of many runs; scripts/bench/README.md says
-what each figure is.`,
+counts when valgrind is installed, and on Espruino's own ESP32 firmware in the emulated ESP32
+(../shared/esp32-qemu, with ESP32_QEMU=its QEMU) in the chip's own instructions. Timings are medians
+of many runs; scripts/bench/README.md says what each figure is.`,
   options: [
     { name: "json", help: "print only the JSON object (run as `npm run -s bench` so npm adds no banner)" },
     { name: "out", value: "FILE", help: "also write the JSON object to FILE" },
     { name: "espruino", value: "PATH", help: "Espruino's Linux build for the firmware section (default: env ESPRUINO; without\neither that section says it was skipped)" },
+    { name: "only", value: "SECTIONS", help: "run only these sections (comma-separated: " + SECTIONS.join(", ") + ")" },
     { name: "write-figures", help: "write the figures to docs/figures.json and docs/figures.md, the page every other\ndoc points at for a number (needs the firmware section, so an interpreter)" },
   ],
   examples: [
@@ -62,7 +67,7 @@ what each figure is.`,
   exits: [
     [0, "measured (sections that cannot run here say why)"],
     [1, "a section failed"],
-    [2, "bad usage, or --espruino / ESPRUINO names no executable file, or --write-figures without the\nfirmware section"],
+    [2, "bad usage (an unknown section with --only), or --espruino / ESPRUINO names no executable\nfile, or --write-figures without the firmware section"],
   ],
   run: bench,
 });
@@ -82,7 +87,10 @@ async function bench(options: BenchOptions): Promise<void> {
   const json = options.json === true;
   const here = dirname(fileURLToPath(import.meta.url));
   const result: Record<string, Figures> = {};
-  for (const name of SECTIONS) {
+  const chosen = options.only === undefined ? SECTIONS : options.only.split(",").map((n) => n.trim());
+  const unknown = chosen.filter((n) => SECTIONS.indexOf(n) < 0);
+  if (unknown.length > 0) throw new CommandFailure("--only " + options.only + ": no section " + unknown.join(", ") + " (the sections: " + SECTIONS.join(", ") + ")", 2);
+  for (const name of chosen) {
     const file = join(here, "bench", name + ".ts");
     if (!existsSync(file)) {
       result[name] = { skipped: "no bench section yet" };
@@ -97,7 +105,7 @@ async function bench(options: BenchOptions): Promise<void> {
     if (written.status !== "ok") throw new Error(written.message);
   }
   if (options["write-figures"] === true) {
-    const firmware = result.firmware ?? {};
+    const firmware = result.firmware ?? { skipped: "not chosen with --only" };
     if (typeof firmware.skipped === "string") {
       throw new CommandFailure("--write-figures needs the firmware section, which did not run: " + firmware.skipped, 2);
     }
@@ -107,7 +115,7 @@ async function bench(options: BenchOptions): Promise<void> {
     process.stdout.write(text);
     return;
   }
-  for (const name of SECTIONS) {
+  for (const name of chosen) {
     process.stdout.write(name + "\n");
     printFigures(result[name] ?? {}, "  ");
   }

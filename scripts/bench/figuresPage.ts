@@ -28,6 +28,8 @@ export interface FiguresFile {
   codec: Json;
   storage: Json;
   firmware: Json;
+  /** The emulated ESP32's figures (scripts/bench/chip.ts); absent in files written before it existed. */
+  chip?: Json;
 }
 
 function obj(v: unknown): Json {
@@ -160,6 +162,57 @@ function firmwareSection(f: Json): string {
   return out.join("\n") + "\n";
 }
 
+/** The chip's operations, in the page's order, as rows: the median, its range, the ratios. */
+function chipOpRows(ops: Json): string[][] {
+  const rows: string[][] = [];
+  for (const [key, label] of OPS) {
+    const op = obj(ops[key]);
+    if (num(op.instructions) === null) continue;
+    rows.push([
+      label,
+      cell(op.instructions, millions),
+      cell(op.min, millions) + " .. " + cell(op.max, millions),
+      ratio(op.instructionRatio) + (typeof op.vs === "string" && op.vs !== key ? " " + (VS_WORDS[op.vs] ?? op.vs) : ""),
+      ratio(op.safeInstructionRatio),
+    ]);
+  }
+  return rows;
+}
+
+function chipSection(c: Json | undefined): string {
+  if (c === undefined) return "The chip section had not been run when these figures were written.\n";
+  if (typeof c.skipped === "string") return "The chip section did not run: " + c.skipped + "\n";
+  const out: string[] = [];
+  out.push("Measured on " + String(c.measuredOn ?? "an unnamed chip") + ".");
+  out.push("");
+  out.push(
+    "Every figure is the chip's own instructions counted between two marker calls on the chip (scripts/bench/README.md), " +
+      "the median of " + String(c.opRuns ?? "several") + " runs of each operation (" + String(c.bootRuns ?? "several") + " of the boot), " +
+      "with the least and the most beside it: pure interpreter work repeats to the instruction, anything that touches the flash " +
+      "varies (core 0 waits in ESP-IDF's flash guard for as long as the host takes to run core 1), by about 10 % on a quiet host " +
+      "and more on a busy one. Ratios are to the floor and the safe floor run on the same chip in the same state. The emulated chip " +
+      "has no SSD1306: the boot finds no panel, so its boot and JsVars carry no drawing and no frame buffer, and the ticks draw " +
+      "the face into Graphics and send it to an I2C whose writes go nowhere.",
+  );
+  out.push("");
+  out.push(table(["operation", "instructions (median)", "least .. most", "to the floor", "to the safe floor"], chipOpRows(obj(c.ops))));
+  out.push("");
+  out.push(
+    table(
+      ["the rest, on the chip", "figure"],
+      [
+        ["boot beyond an empty `.bootcde` (the " + String(c.form ?? "") + " form, restoring a save)", cell(c.bootInstructions, millions)],
+        ["idle tick", cell(c.idleTickInstructions, millions)],
+        ["redraw tick (the face drawn, the changed pages sent to nowhere)", cell(c.redrawTickInstructions, millions)],
+        ["bundle as sent to this chip (the " + String(c.form ?? "") + " form)", cell(c.bundleBytes, (n) => grouped(n) + " bytes")],
+        ["JsVars after boot (`process.memory().usage`)", cell(c.jsVarsAfterBoot, grouped)],
+        ["JsVars with an empty `.bootcde`", cell(c.jsVarsEmptyBootcde, grouped)],
+      ].filter((r) => r[1] !== ""),
+    ),
+  );
+  return out.join("\n") + "\n";
+}
+
 function storageSection(s: Json): string {
   if (typeof s.skipped === "string") return "The storage section did not run: " + s.skipped + "\n";
   const rows: [string, unknown, (n: number) => string][] = [
@@ -198,10 +251,16 @@ export function renderFiguresPage(f: FiguresFile): string {
     "",
     "Every speed, size, memory and wear figure of the project, as the last run of `" + m.command + "` measured it on " + m.date +
       " (commit " + m.commit + ", Node " + m.node + ", " + m.cpus + " cores). Other pages point here rather than copy a number. " +
-      "None of these figures comes from an ESP32: the firmware ran on Espruino built for Linux, and a board runs the same " +
-      "code tens of times slower, so the ratios carry over, the milliseconds do not (docs/board.md measures a board).",
+      "Two machines ran the firmware: Espruino's own ESP32 firmware in the emulated ESP32, counted in the chip's own " +
+      "instructions (the chip's figures), and Espruino built for Linux on the bench's PC, in x86 instructions and milliseconds " +
+      "(the interpreter's figures). Neither is a board: the emulated chip runs the firmware people flash but not at a board's " +
+      "speed, and a board runs the same code tens of times slower than the PC, so ratios carry over and milliseconds do not " +
+      "(docs/board.md measures a board).",
     "",
-    "## The firmware on the interpreter",
+    "## The firmware on the emulated ESP32",
+    "",
+    chipSection(f.chip),
+    "## The firmware on the Linux interpreter",
     "",
     firmwareSection(f.firmware),
     "## The slot log",
@@ -217,5 +276,5 @@ export function renderFiguresPage(f: FiguresFile): string {
 export function figuresFile(result: Record<string, Json>, meta: FiguresMeta): FiguresFile {
   const firmware = { ...obj(result.firmware) };
   delete firmware.interpreter; // a path on the machine that ran it; measuredOn says what it was
-  return { meta, codec: obj(result.codec), storage: obj(result.storage), firmware };
+  return { meta, codec: obj(result.codec), storage: obj(result.storage), firmware, chip: obj(result.chip) };
 }

@@ -15,12 +15,18 @@
  *                           Answers what the ticks did: status lines printed, flash writes and
  *                           erases, ticks in which the activity or expression changed on its own.
  *                           With dry, every step but app.tick() itself runs: the harness alone,
- *                           which the bench subtracts, as it does for the ops.
+ *                           which the bench subtracts, as it does for the ops. open and close, when
+ *                           given, are called just before and just after the counted ticks: on the
+ *                           emulated chip they open and close its instruction-counting window
+ *                           (scripts/bench/chip.ts).
  *
  * Built with the Linux profile plus the ESP32's SSD1306, button and LED (scripts/bench/firmware.ts):
  * the Linux build has I2C1 and Graphics (writes go nowhere), so redraws draw into the frame buffer and
  * send it, as on the device. A profile without a display would leave the panel code out of the bundle (the build's
- * BOARD_HAS_DISPLAY), so this entry refuses one. Not part of the firmware.
+ * BOARD_HAS_DISPLAY), so this entry refuses one. The emulated ESP32 has I2C but no SSD1306 on it,
+ * and a write there throws (the panel does not acknowledge): where a probe write throws, the panel's
+ * I2C becomes one whose writes go nowhere, as on the Linux build, so that the face is drawn and sent
+ * there too (`panel` in the report says which). Not part of the firmware.
  */
 import board from "virtual:board-profile";
 import { startPet, TICK_MS } from "../../firmware/app";
@@ -31,6 +37,10 @@ declare const global: { [name: string]: unknown };
 declare const require: (name: string) => unknown;
 
 const counts = { lines: 0, writes: 0, erases: 0 };
+/** "i2c" when the panel's I2C took the probe write, "none (writes dropped)" when it did not. */
+let panel = "not set up";
+/** The SSD1306's no-operation command: what the probe writes. */
+const SSD1306_NOP = [0x00, 0xe3];
 /** The loop clock the pet sees, in seconds like getTime(). */
 const clock = { now: 0 };
 /** Ticks run before the counted ones, in every run alike: they write a save the boot asked for. */
@@ -74,6 +84,20 @@ function countedEnv(): ReturnType<typeof espruinoEnv> {
       return Math.floor(wall + (clock.now - start) * 1000);
     };
   }
+  const setupI2C = e["setupI2C"];
+  if (typeof setupI2C === "function") {
+    e["setupI2C"] = function (scl: unknown, sda: unknown, bitrate: unknown): unknown {
+      const i2c = (setupI2C as (a: unknown, b: unknown, c: unknown) => { writeTo(addr: number, data: unknown): void })(scl, sda, bitrate);
+      try {
+        i2c.writeTo(benchBoard().display!.address, SSD1306_NOP);
+        panel = "i2c";
+        return i2c;
+      } catch (x) {
+        panel = "none (writes dropped)";
+        return { writeTo: function (): void {} };
+      }
+    };
+  }
   const raw = e["flash"] as { [key: string]: unknown } | undefined;
   if (raw !== undefined && typeof raw["write"] === "function" && typeof raw["erasePage"] === "function") {
     const wrapped: { [key: string]: unknown } = {};
@@ -98,7 +122,13 @@ const app = startPet(benchBoard(), countedEnv());
 app.stop();
 global["app"] = app;
 
-global["benchTicks"] = function (n: number, redraw: boolean, dry?: boolean): { ticks: number; lines: number; writes: number; erases: number; changedOnTheirOwn: number } {
+global["benchTicks"] = function (
+  n: number,
+  redraw: boolean,
+  dry?: boolean,
+  open?: () => void,
+  close?: () => void,
+): { ticks: number; lines: number; writes: number; erases: number; changedOnTheirOwn: number; panel: string } {
   const noTick = function (): void {};
   let tick = app.tick;
   function step(): void {
@@ -118,6 +148,7 @@ global["benchTicks"] = function (n: number, redraw: boolean, dry?: boolean): { t
   if (dry === true) tick = noTick;
   const before = { lines: counts.lines, writes: counts.writes, erases: counts.erases };
   let changed = 0;
+  if (open !== undefined) open();
   for (let i = 0; i < n; i++) {
     const w = app.world();
     if (redraw) {
@@ -132,5 +163,6 @@ global["benchTicks"] = function (n: number, redraw: boolean, dry?: boolean): { t
     const after = app.world();
     if (after.activity !== activity || after.expression !== expression) changed++;
   }
-  return { ticks: n, lines: counts.lines - before.lines, writes: counts.writes - before.writes, erases: counts.erases - before.erases, changedOnTheirOwn: changed };
+  if (close !== undefined) close();
+  return { panel: panel, ticks: n, lines: counts.lines - before.lines, writes: counts.writes - before.writes, erases: counts.erases - before.erases, changedOnTheirOwn: changed };
 };

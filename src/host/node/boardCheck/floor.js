@@ -407,6 +407,16 @@
     if (!ops[name]) throw new Error("no bench op " + name);
     return time(ops[name], runs, pre[name]);
   };
+  // One run of a named operation between open() and close(), which open and close the emulated
+  // chip's instruction-counting window (scripts/bench/chip.ts): its untimed part first, outside it.
+  global.benchMarked = function (name, i, open, close) {
+    var op = ops[name];
+    if (!op) throw new Error("no bench op " + name);
+    if (pre[name]) pre[name](i);
+    open();
+    op(i);
+    close();
+  };
   // Checks that the operations do what they claim (not timed): answers a short text, "ok" if fine.
   global.benchCheck = function () {
     ensureSlot();
