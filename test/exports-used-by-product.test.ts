@@ -17,16 +17,6 @@ const ROOT = join(__dirname, "..");
  * that no product file uses is removed, or the product uses it.
  */
 const FOR_THE_TESTS: Record<string, string> = {
-  "src/host/node/emulatedChip/qemuChip.ts: findKit":
-    "the emulated ESP32's harness, for the chip tier (test/chip-*.test.ts) and the bench's chip section being built on it (issue 28)",
-  "src/host/node/emulatedChip/qemuChip.ts: makeFlashImage":
-    "the emulated ESP32's harness, for the chip tier (test/chip-*.test.ts) and the bench's chip section being built on it (issue 28)",
-  "src/host/node/emulatedChip/qemuChip.ts: readInsns":
-    "the emulated ESP32's harness, for the chip tier (test/chip-*.test.ts) and the bench's chip section being built on it (issue 28)",
-  "src/host/node/emulatedChip/qemuChip.ts: startChip":
-    "the emulated ESP32's harness, for the chip tier (test/chip-*.test.ts) and the bench's chip section being built on it (issue 28)",
-  "src/host/node/emulatedChip/qemuChip.ts: waitForPrompt":
-    "the emulated ESP32's harness, for the chip tier (test/chip-*.test.ts) and the bench's chip section being built on it (issue 28)",
   "src/boards/boardFit.ts: regionVerdict":
     "the original of the fast form src/boards/regionFit.ts, which test/boards-region-fit-fast-agrees.test.ts holds it equal to (docs/architecture.md, fast forms)",
   "src/storage/slotLog.ts: HEADER_WORDS":
@@ -41,10 +31,7 @@ const FOR_THE_TESTS: Record<string, string> = {
 };
 
 /** Files no product file uses yet, each with the reason; nothing else may be here. */
-const NOT_YET_USED: Record<string, string> = {
-  "src/host/node/emulatedChip/qemuChip.ts":
-    "the emulated ESP32's harness: the chip tier (test/chip-*.test.ts) uses it now, the bench's chip section (issue 28) is being built on it; remove this entry when the bench uses it",
-};
+const NOT_YET_USED: Record<string, string> = {};
 
 /** The files run from outside the product: package.json's bin and the files its scripts run. */
 function entries(): string[] {
