@@ -179,6 +179,11 @@ function chipOpRows(ops: Json): string[][] {
   return rows;
 }
 
+/** The least and the most of the boots, whole (the restore's flash reads make them vary by a third on a busy host). */
+function bootRange(boot: Json): string {
+  return num(boot.min) === null ? "" : " (boots of " + cell(boot.min, millions) + " .. " + cell(boot.max, millions) + " in all)";
+}
+
 function chipSection(c: Json | undefined): string {
   if (c === undefined) return "The chip section had not been run when these figures were written.\n";
   if (typeof c.skipped === "string") return "The chip section did not run: " + c.skipped + "\n";
@@ -201,7 +206,7 @@ function chipSection(c: Json | undefined): string {
     table(
       ["the rest, on the chip", "figure"],
       [
-        ["boot beyond an empty `.bootcde` (the " + String(c.form ?? "") + " form, restoring a save)", cell(c.bootInstructions, millions)],
+        ["boot beyond an empty `.bootcde` (the " + String(c.form ?? "") + " form, restoring a save)", cell(c.bootInstructions, millions) + bootRange(obj(c.boot))],
         ["idle tick", cell(c.idleTickInstructions, millions)],
         ["redraw tick (the face drawn, the changed pages sent to nowhere)", cell(c.redrawTickInstructions, millions)],
         ["bundle as sent to this chip (the " + String(c.form ?? "") + " form)", cell(c.bundleBytes, (n) => grouped(n) + " bytes")],
