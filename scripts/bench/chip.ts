@@ -31,7 +31,8 @@ import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
 import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
 import { checkedBundle } from "./benchBuilds";
 import { OPS, errorText, median, ratioTo, round, skipped, type Figures } from "./benchTables";
-import { openChipSession, type ChipSession } from "./chipSession";
+import { openChipSession, PROBE_FILE, type ChipSession } from "./chipSession";
+import { BOOT_FILE } from "../../src/boards/consoleProtocol";
 
 /** Counted boots of each .bootcde. */
 const BOOT_RUNS = 5;
@@ -53,10 +54,11 @@ interface ChipBuilds {
 }
 
 async function chipBuilds(version: string): Promise<ChipBuilds> {
-  const inForm = async (entry?: string): Promise<{ form: string; code: string }> => bundleForVersion(await checkedBundle(entry, ESP32), version);
-  const firmware = await inForm();
-  const probe = await inForm(join(HERE, "firmware-probe.ts"));
-  const ticks = await inForm(join(HERE, "firmware-ticks.ts"));
+  // Each for the Storage file chipSession.ts writes it to: the function form's head reads itself from there.
+  const inForm = async (entry: string | undefined, file: string): Promise<{ form: string; code: string }> => bundleForVersion(await checkedBundle(entry, ESP32), version, file);
+  const firmware = await inForm(undefined, BOOT_FILE);
+  const probe = await inForm(join(HERE, "firmware-probe.ts"), PROBE_FILE);
+  const ticks = await inForm(join(HERE, "firmware-ticks.ts"), BOOT_FILE);
   const region = (JSON.parse(readFileSync(ESP32, "utf8")) as DeviceBoardProfile).petRegion;
   const layout = layoutForRegion(region);
   if (layout.layout === null) throw new Error("boards/esp32.json: " + layout.message);

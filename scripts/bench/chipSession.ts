@@ -26,6 +26,8 @@ const PAGE = 4096;
 const STORAGE_START = 0x320000;
 /** How long a boot from `.bootcde` may take. */
 const BOOT_MS = 60_000;
+/** The Storage file the probe is kept in beside the firmware (chip.ts builds it for this file). */
+export const PROBE_FILE = "probe.js";
 /** Tries of one step, the chip powered off and on again between them. */
 const STEP_TRIES = 4;
 
@@ -219,11 +221,11 @@ class Session implements ChipSession {
     if (this.ready === "ops") return;
     const b = this.bundles!;
     await writeIfDifferent(this.con, "floor.js", this.floor);
-    await writeIfDifferent(this.con, "probe.js", b.probe);
+    await writeIfDifferent(this.con, PROBE_FILE, b.probe);
     await this.bootcde(marked(b.firmware));
     await this.boot('typeof pet=="object"');
     await evaluateOnChip(this.con, "(function(){clearInterval();return 1})()");
-    for (const file of ["floor.js", "probe.js"]) await evaluateOnChip(this.con, 'eval(require("Storage").read(' + JSON.stringify(file) + ")),1");
+    for (const file of ["floor.js", PROBE_FILE]) await evaluateOnChip(this.con, 'eval(require("Storage").read(' + JSON.stringify(file) + ")),1");
     const scratch = await scratchArea(this.con, b.petLayout);
     await evaluateOnChip(this.con, "benchInit(" + JSON.stringify({ scratch, pages: SCRATCH_PAGES, pageSize: PAGE, petLayout: b.petLayout }) + ")", 120_000);
     const check = await evaluateOnChip<string>(this.con, "benchCheck()", 120_000);

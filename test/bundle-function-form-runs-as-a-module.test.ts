@@ -1,0 +1,97 @@
+/**
+ * The function form (src/boards/bundleForm.ts), what an Espruino before 2v14 gets: a short head that
+ * evaluates the body as a module, the body after it in a comment. The head must find exactly the
+ * body, wherever the head itself starts in the file it reads; a body that would close the comment
+ * early is refused; and on Espruino the form must boot the pet from Storage with none of the
+ * bundle's names among the globals and no module left behind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildFirmware, ROOT } from "../scripts/lib/build.js";
+import { FUNCTION_FORM_PRELUDE, bundleForVersion, functionForm } from "../src/boards/bundleForm";
+import { ESPRUINO, NEEDS_ESPRUINO, loadInterpreterProfile } from "./espruino-interpreter";
+
+/** What the head computes, in Node: the text from the first newline + "/*" on, as long as it says. */
+function bodyTheHeadReads(file: string): string {
+  const length = Number(/,(\d+)\)\)\}\)\(\);/.exec(file)![1]);
+  const at = file.indexOf("\n/*") + 3;
+  return file.slice(at, at + length);
+}
+
+describe("the function form", () => {
+  let block = "";
+  beforeAll(async () => {
+    block = (await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null })).code;
+  });
+
+  it("is what an Espruino before 2v14 gets, and its head reads exactly the prelude and the block's body", () => {
+    const form = bundleForVersion(block, "2v06.63");
+    expect(form.form).toBe("function");
+    expect(bundleForVersion(block, "2v14").form).toBe("block");
+    const body = FUNCTION_FORM_PRELUDE + block.replace(/\s+$/, "").slice(1, -1);
+    expect(bodyTheHeadReads(form.code)).toBe(body);
+    // The comment that carries the body closes once, at its end.
+    expect(form.code.indexOf("*/")).toBe(form.code.length - 3);
+  });
+
+  it("finds the body the same when a line comes before the head (the bench's marker)", () => {
+    const code = functionForm(block);
+    expect(bodyTheHeadReads('E.nativeCall(1073781640,"void()")();\n' + code)).toBe(bodyTheHeadReads(code));
+  });
+
+  it("reads itself from .bootcde, or from the Storage file it is told it is written to", () => {
+    expect(functionForm(block)).toContain('s.read(".bootcde",s.read(".bootcde")');
+    expect(functionForm(block, "probe.js")).toContain('s.read("probe.js",s.read("probe.js")');
+    expect(bundleForVersion(block, "2v06.63", "probe.js").code).toBe(functionForm(block, "probe.js"));
+  });
+
+  it("refuses a body that would end the comment early, and a bundle that is no block", () => {
+    expect(() => functionForm('{let a="*/";a}')).toThrow(/holds \*\/ at character/);
+    expect(() => functionForm("!function(){}();")).toThrow(/not one outer block/);
+  });
+});
+
+/** Runs `code` with `espruino -e` in `dir` (its flash file kept there); what it printed. */
+function onEspruino(code: string, dir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // stdin an open pipe, and quit() from a timeout (../shared/espruino/README.md).
+    const child = spawn(ESPRUINO!, ["-e", code + "\n;setTimeout(quit,1);"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    child.on("error", reject);
+    child.on("exit", () => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve(out);
+    });
+  });
+}
+
+describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, () => {
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "pet-function-form-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("boots the pet from .bootcde, its names out of the global scope and no module left", async () => {
+    const profile = await loadInterpreterProfile();
+    const code = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
+    const wrote = await onEspruino('print("#wrote "+require("Storage").write(".bootcde",' + JSON.stringify(code) + "))", dir);
+    expect(wrote).toContain("#wrote true");
+    // Code given with -e runs before the boot runs .bootcde: the checks wait for the first timer.
+    const out = await onEspruino(
+      'setTimeout(function(){print("#pet "+typeof pet+" "+typeof pet.status());' +
+        'print("#names "+["$$E","$$U","$$M","s"].filter(function(n){return n in global}).join(",")+"#");' +
+        'print("#petfw "+Modules.getCached().indexOf("petfw"))},0)',
+      dir,
+    );
+    expect(out).toContain("#pet object object");
+    expect(out).toContain("#names #");
+    expect(out).toContain("#petfw -1");
+  });
+});
