@@ -13,9 +13,9 @@
  * the function's end and once to run it (what ADR 0006 removed for the block form). Instead a short
  * head evaluates the body as a module, which Espruino runs in a scope of its own
  * (`Modules.addCached` of the text, then `require`), and the body follows the head inside a comment,
- * which the interpreter passes over a character at a time without reading any of it as code. On the
- * emulated chip that boot took 17.5 M to 18.1 M instructions against the wrapped function's 21.7 M
- * to 22.3 M, the same JsVars after it (CHANGELOG, issue 28):
+ * which the interpreter passes over a character at a time without reading any of it as code (on the
+ * emulated chip a fifth fewer instructions at boot than the wrapped function, the same JsVars after
+ * it: CHANGELOG, issue 28):
  *
  *     (function(){var s=require("Storage");Modules.addCached("petfw",s.read(".bootcde",
  *       s.read(".bootcde").indexOf("\n/*")+3,LENGTH))})();require("petfw");Modules.removeCached("petfw")
