@@ -13,7 +13,7 @@
  * STEP_TRIES times; the count of a step that failed is never used.
  */
 import { join } from "node:path";
-import { makeFlashImage, startChipToPrompt, waitForPrompt, type Chip, type Kit } from "../../src/host/node/emulatedChip/qemuChip";
+import { makeFlashImage, startChip, waitForPrompt, type Chip, type Kit } from "../../src/host/node/emulatedChip/qemuChip";
 import { countWindow, evaluateOnChip, markerCall, MARK_START_PC, MARK_STOP_PC, storageFileCrc, textCrc, writeStorageFileOnChip } from "../../src/host/node/emulatedChip/chipConsole";
 import { openBoardConsole, type BoardConsole } from "../../src/host/node/serial/boardConsole";
 import type { RegionLayout } from "../../src/storage/regionLayout";
@@ -102,9 +102,10 @@ export async function openChipSession(kit: Kit, work: string, floor: string): Pr
   const image = join(work, "flash.bin");
   await makeFlashImage(kit, image);
   say("starting the emulated ESP32");
-  const chip: Chip = await startChipToPrompt(kit, image, { countInsns: join(work, "insns") });
+  const chip: Chip = await startChip(kit, image, { countInsns: join(work, "insns") });
   let con: BoardConsole | null = null;
   try {
+    await waitForPrompt(chip); // a start-up the host starves into a panic or a hang is powered on again there
     con = await openBoardConsole(chip.consoleUrl);
     const [version, board, sdk] = await evaluateOnChip<string[]>(con, "[process.env.VERSION,process.env.BOARD,ESP32.getState().sdkVersion]");
     const measuredOn =
@@ -149,15 +150,8 @@ class Session implements ChipSession {
     this.restartCount++;
     this.ready = "";
     await this.con.close();
-    for (let boot = 1; ; boot++) {
-      await this.chip.powerCut();
-      try {
-        await waitForPrompt(this.chip, 45_000);
-        break;
-      } catch (e) {
-        if (boot >= STEP_TRIES) throw e;
-      }
-    }
+    await this.chip.powerCut();
+    await waitForPrompt(this.chip); // powers a start-up that panics or hangs on again (three times at most)
     this.con = await openBoardConsole(this.chip.consoleUrl);
   }
 

@@ -345,27 +345,3 @@ export function readInsns(socketPath: string): Promise<number[]> {
     s.on("error", fail);
   });
 }
-
-/**
- * startChip, then waitForPrompt (`ms` each time), cutting the power and trying again while no prompt
- * comes, `attempts` boots at most: a chip whose cores the host starves can hang in ESP-IDF's start-up,
- * or panic and print its reboot too garbled for waitForPrompt to know it. No code of the product has
- * run by then. The last boot's error otherwise, with QEMU stopped; `chip.earlyPanics` counts the
- * boots taken again.
- */
-export async function startChipToPrompt(kit: Kit, image: string, options: ChipOptions = {}, { attempts = 4, ms = 45_000 } = {}): Promise<Chip> {
-  const chip = await startChip(kit, image, options);
-  for (let boot = 1; ; boot++) {
-    try {
-      await waitForPrompt(chip, ms);
-      return chip;
-    } catch (e) {
-      if (boot >= attempts) {
-        await chip.stop();
-        throw e;
-      }
-      chip.earlyPanics++;
-      await chip.powerCut();
-    }
-  }
-}
