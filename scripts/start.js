@@ -19,6 +19,7 @@ import { pathToFileURL } from "node:url";
 import { buildFirmware, ROOT } from "./lib/build.js";
 import { freshHostBundle } from "./lib/hostBuild.js";
 import { runCommand, UsageError } from "./lib/command.js";
+import { loadProfileFile } from "../src/host/node/profileFile.js";
 
 const MAX_SPEED = 3600; // src/host/emulator/clock.ts MAX_SPEED
 
@@ -78,11 +79,13 @@ async function start(args) {
     stdin.on("data", dropKeys);
   }
 
-  const boardFile = resolve(args.board || join(ROOT, "boards", "desktop.json"));
+  // Read as every command reads a profile (src/host/node/profileFile.js: a relative path from the
+  // package's root); the simulator's own, not env BOARD's, unless --board names another.
+  const boardFile = resolve(ROOT, args.board || "boards/desktop.json");
   const imagePath = args.image || "pet-region.bin";
   try {
     const desktop = await import(pathToFileURL(await freshHostBundle("desktop")).href);
-    const board = readBoard(boardFile, desktop.checkBoardProfile);
+    const board = loadProfileFile(boardFile, ROOT, desktop.checkBoardProfile).profile;
     // An existing file that is not a pet region is refused now, before any build (runDesktop checks
     // again when it opens the file; --reset erases it only once the firmware is ready).
     if (!args.reset) desktop.guardRegionImage(imagePath, board.petRegion, false);
@@ -122,17 +125,4 @@ async function start(args) {
     throw e;
   }
   return await running.done;
-}
-
-/** The board profile at `file`, checked; a bad one ends the program with every problem named. */
-function readBoard(file, check) {
-  let profile;
-  try {
-    profile = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new Error("bad board profile " + file + ": cannot read it as JSON: " + (e instanceof Error ? e.message : String(e)));
-  }
-  const problems = check(profile);
-  if (problems.length > 0) throw new Error("bad board profile " + file + ":\n  - " + problems.join("\n  - "));
-  return profile;
 }

@@ -5,13 +5,14 @@
  * Storage) with what `pet-save inspect` shows of it, and on-board timings beside the floor, and the
  * check leaves every byte outside the pet's region as it was and the pet as it found it. With no pet
  * running yet it reads the region and says it timed nothing; against a profile the build does not
- * fit, it refuses, reads and writes nothing. Both exit 1.
+ * fit, it refuses, reads and writes nothing, even where the board's flash holds the region (a profile
+ * for another BOARD with this build's region). All exit 1.
  *
  * Runs only when env ESPRUINO names the interpreter binary (test/espruino-interpreter.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEspruino, TELNET_HOST, type EspruinoProcess } from "../src/host/node/interpreter/espruinoLinux";
@@ -117,5 +118,20 @@ describe.skipIf(!ESPRUINO)("board-check through a pty to Espruino's Linux build 
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^board {4}Espruino 2v\d+ on LINUX\S* \(the profile is for ESP32, 2v06 or later\): does NOT fit$/m);
     expect(text.stdout).toMatch(/^FAILED {3}this board reports BOARD "LINUX/m);
+  }, 120_000);
+
+  it("does not read the region of a board the profile does not fit, even where its flash holds the region", async () => {
+    // The interpreter's own profile, said to be for an ESP32: the region is in its flash, the board is not.
+    const other = join(dir, "esp32-region-of-this-build.json");
+    writeFileSync(other, JSON.stringify({ ...board.profile, espruino: { ...board.profile.espruino!, board: "ESP32" } }));
+    const sentBefore = bridge!.received().length;
+    const r = await boardCheck(["--port", bridge!.path, "--board", other, "--json"], env);
+    expect(r.code, r.stderr).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(j.fits).toBe(false);
+    expect(j.problems.map((p: { code: string }) => p.code)).toEqual(["wrong-board"]);
+    expect(j.region).toMatchObject({ inChip: true, contents: null });
+    expect(j.skipped).toContain("the region: the board does not fit the profile, so it is not read");
+    expect(bridge!.received().slice(sentBefore)).not.toContain("PETPULL");
   }, 120_000);
 });

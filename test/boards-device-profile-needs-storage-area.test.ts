@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv from "ajv";
 import { checkBoardProfile } from "../src/boards/boardProfile";
-import { buildFirmware, BoardProfileError } from "../scripts/lib/build.js";
+import { buildFirmware } from "../scripts/lib/build.js";
+import { BoardProfileError } from "../src/host/node/profileFile";
 
 const BOARDS = join(__dirname, "..", "boards");
 const validate = new Ajv({ allErrors: true, strict: true }).compile(

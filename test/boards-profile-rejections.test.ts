@@ -7,7 +7,8 @@ import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkBoardProfile, type BoardProfile } from "../src/boards/boardProfile";
-import { buildFirmware, BoardProfileError } from "../scripts/lib/build.js";
+import { buildFirmware } from "../scripts/lib/build.js";
+import { BoardProfileError } from "../src/host/node/profileFile";
 
 const STORAGE = { address: 0x320000, size: 0xe0000 };
 const ESPRUINO = { board: "ESP32", minVersion: "2v26" };

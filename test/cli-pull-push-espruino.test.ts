@@ -1,8 +1,9 @@
 /**
- * `pet-save pull` and `push` against Espruino's Linux build over its telnet console, through the real
- * `espruino` uploader: the pulled image is byte for byte the pet region of the interpreter's flash
- * file, and a pushed payload becomes the live pet (and its newest save). A damaged payload is refused
- * before the port is opened.
+ * `pet-save pull` and `push` against Espruino's Linux build over its telnet console: the pulled image
+ * is byte for byte the pet region of the interpreter's flash file, and a pushed payload becomes the
+ * live pet (and its newest save). A damaged payload is refused before the port is opened; a push
+ * with a profile the board does not fit (the default ESP32 one, env BOARD unset) is refused before
+ * anything is sent.
  *
  * Runs only when env ESPRUINO names the interpreter binary (test/espruino-interpreter.ts).
  */
@@ -83,8 +84,20 @@ describe.skipIf(!ESPRUINO)("pull and push on Espruino's Linux build " + NEEDS_ES
   it("push makes a payload the live pet; a damaged one is refused before connecting", async () => {
     const good = join(dir, "mango.pay");
     writeFileSync(good, petPayload("Mango", 77));
+    // With the ESP32's profile (the default) the interpreter does not fit: refused, nothing sent.
+    const refused = memoryIo();
+    const saved = process.env.BOARD;
+    delete process.env.BOARD;
+    try {
+      expect(await main(["push", "--port", PORT, good], refused)).toBe(1);
+    } finally {
+      if (saved !== undefined) process.env.BOARD = saved;
+    }
+    expect(refused.err).toMatch(/^the board at tcp:\S+ \(Espruino \S+ on LINUX\w*\) does not fit boards\/esp32\.json: this board reports BOARD "LINUX\w*".*Nothing was sent\.\n$/s);
+    expect(((await evaluate("pet.status()")) as { name: string }).name).toBe("Kiwi");
+
     const io = memoryIo();
-    expect(await main(["push", "--port", PORT, good], io), io.err).toBe(0);
+    expect(await main(["push", "--port", PORT, good, "--board", BOARD], io), io.err).toBe(0);
     const status = (await evaluate("pet.status()")) as { name: string; updateCount: string };
     expect(status.name).toBe("Mango");
     expect(Number(status.updateCount)).toBeGreaterThanOrEqual(77);

@@ -1,7 +1,8 @@
 /**
- * `pet-save pull` and `push` find the board and use a named port the way `npm run upload` does,
- * over a real serial device: a pty with a scripted Espruino console (or a silent one) on the far
- * side. The machine's port list is stubbed at its boundary (env PET_SERIAL_LIST).
+ * `pet-save pull` and `push` find the board and use a named port the way `npm run upload` does, and
+ * ask it what it is first, over a real serial device: a pty with a scripted Espruino console (or a
+ * silent one) on the far side. The machine's port list is stubbed at its boundary (env
+ * PET_SERIAL_LIST).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -47,16 +48,18 @@ describe("push over a pty", () => {
 });
 
 describe("pull and push refuse", () => {
-  it("a board that never answers, writing nothing", async () => {
+  it("a board that never answers, having asked it only what it is, writing nothing", async () => {
     process.env.PET_SERIAL_LIST = portList(join(dir, "none.json"), []);
     const board = await startFakeBoard("silent", join(dir, "silent.bin"));
     try {
       const out = join(dir, "never.bin");
       const io = memoryIo();
       expect(await main(["pull", "--port", board.path, "-o", out], io)).toBe(1);
-      expect(io.err).toMatch(/the board at \/dev\/\S+ never answered/);
+      expect(io.err).toContain("the board at " + board.path + " did not answer within 3 s: is it running Espruino, at 115200 baud?");
       expect(existsSync(out)).toBe(false);
-      expect(board.received()).toContain("PETPULL BEGIN"); // the program did go out
+      // The fit question went out (again each second), and nothing else: the pull program never did.
+      expect(board.received()).toContain("#pet-id ");
+      expect(board.received().split("\n").filter((l) => l.trim() !== "" && !l.includes("#pet-id "))).toEqual([]);
     } finally {
       await board.stop();
     }

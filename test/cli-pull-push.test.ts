@@ -1,20 +1,22 @@
 /**
- * `pet-save pull` and `push` without a board: a fake console runs the program pull sends in a vm
- * context with Espruino's Flash (over a NorFlashSim at the ESP32 region's address), E.CRC32,
- * E.toString, btoa and print, the way the interpreter would. The image must come back byte for
- * byte; a transfer with a chunk missing or damaged writes nothing. push sends nothing for a file
- * that fails its check, and sends the current save of an image (never a torn one).
+ * `pet-save pull` and `push` without a board: a stand-in console (test/console-vm-board.ts) runs what
+ * pull and push send in a vm context with Espruino's Flash (over a NorFlashSim at the ESP32 region's
+ * address), E.CRC32, E.toString, btoa and print, the way the interpreter would. The image must come
+ * back byte for byte; a transfer with a chunk missing or damaged writes nothing. push sends nothing
+ * for a file that fails its check, and sends the current save of an image (never a torn one).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import vm from "node:vm";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bytesToHex } from "../src/core/hex";
 import { main } from "../src/host/node/cli";
-import { parsePullOutput, pullProgram, pullWith } from "../src/host/node/cli/pull";
-import { payloadToPush, parsePushOutput, pushWith } from "../src/host/node/cli/push";
-import { readProfile, BOARDS_DIR } from "../src/host/node/cli/regionFile";
-import type { DeviceConsole } from "../src/host/node/cli/deviceConsole";
+import { pullWith } from "../src/host/node/cli/pull";
+import { parsePullLines, pullProgram } from "../src/inspect/regionPull";
+import { payloadToPush, pushWith } from "../src/host/node/cli/push";
+import { readProfile } from "../src/host/node/cli/regionFile";
+import { BOARDS_DIR } from "../src/host/node/boardProfiles";
+import type { Exchange } from "../src/boards/consoleProtocol";
+import { vmBoard } from "./console-vm-board";
 import { createEspruinoE } from "../src/host/emulator/espruinoE";
 import { createFlashModule } from "../src/host/emulator/flashModule";
 import { NorFlashSim } from "../src/storage/norFlashSim";
@@ -36,26 +38,30 @@ function boardFlash(): NorFlashSim {
   return sim;
 }
 
-/** Runs console code as the interpreter would, with the globals pull and push rely on. */
-function fakeBoard(sim: NorFlashSim, pet?: { importHex(hex: string): string }): DeviceConsole & { programs: string[] } {
-  const programs: string[] = [];
-  return {
-    programs,
-    async run(code: string): Promise<string> {
-      programs.push(code);
-      let out = "Connecting to 'fake'\nConnected\n"; // uploader chatter the parser must ignore
-      const flash = createFlashModule({ flash: sim, regionAddress: REGION.address, flashAddress: REGION.address, size: REGION.size }, { Uint8Array, ArrayBuffer });
-      const E = { ...createEspruinoE(), toString: (d: Uint8Array) => String.fromCharCode(...d) };
-      const context = vm.createContext({
-        require: (name: string) => (name === "Flash" ? flash : undefined),
-        E,
-        btoa: (s: string) => Buffer.from(s, "latin1").toString("base64"),
-        print: (...a: unknown[]) => (out += a.join(" ") + "\n"),
-        pet,
-      });
-      vm.runInContext(code, context);
-      return out + "Upload Complete\n";
-    },
+/** A board's console over `sim`, as the interpreter runs what it is sent, with the globals pull and push rely on. */
+function fakeBoard(sim: NorFlashSim, pet?: { importHex(hex: string): string }): Exchange {
+  const flash = createFlashModule({ flash: sim, regionAddress: REGION.address, flashAddress: REGION.address, size: REGION.size }, { Uint8Array, ArrayBuffer });
+  const E = { ...createEspruinoE(), toString: (d: Uint8Array) => String.fromCharCode(...d) };
+  const board = vmBoard({ require: (name: string) => (name === "Flash" ? flash : undefined), E, btoa: (s: string) => Buffer.from(s, "latin1").toString("base64"), pet });
+  board.noise.push("fake board: the pet's own console line the pull must ignore");
+  return board.exchange;
+}
+
+/** What the board prints for the pull program, as one text. */
+async function pullText(sim: NorFlashSim): Promise<string> {
+  let text = "";
+  await fakeBoard(sim)(pullProgram(REGION.address, REGION.size), (l) => ((text += l + "\n"), /PETPULL END/.test(l) ? true : null), 1000, "the pull");
+  return text;
+}
+
+/** An Exchange that answers every pick from `text`'s lines (a transfer as it arrived). */
+function replay(text: string): Exchange {
+  return async (_sent, pick, _ms, what) => {
+    for (const l of text.split("\n")) {
+      const v = pick(l);
+      if (v !== null && v !== undefined) return v;
+    }
+    throw new Error("no answer to " + what);
   };
 }
 
@@ -82,23 +88,23 @@ describe("pull", () => {
 
   it("a missing chunk, a damaged chunk or a missing end writes nothing", async () => {
     const sim = boardFlash();
-    const good = await fakeBoard(sim).run(pullProgram(REGION.address, REGION.size));
+    const good = await pullText(sim);
     const lines = good.split("\n");
     const chunkLines = lines.filter((l) => /^PETPULL \d+ /.test(l));
     const dropped = lines.filter((l) => l !== chunkLines[10]).join("\n");
-    expect(() => parsePullOutput(dropped, REGION.size)).toThrow(/1 of 256 chunks are missing/);
+    expect(() => parsePullLines(dropped, REGION.size)).toThrow(/1 of 256 chunks are missing/);
     // One base64 character of chunk 3 changed: the bytes decode, but the CRC the board sent disagrees.
     const parts = (chunkLines[3] as string).split(" ");
     const data = parts[2] as string;
     parts[2] = data.slice(0, 10) + (data[10] === "A" ? "B" : "A") + data.slice(11);
     const damaged = good.replace(chunkLines[3] as string, parts.join(" "));
-    expect(() => parsePullOutput(damaged, REGION.size)).toThrow(/offset 768 fails its CRC-32/);
-    expect(() => parsePullOutput(good.replace(/PETPULL END.*/, ""), REGION.size)).toThrow(/did not finish/);
-    expect(() => parsePullOutput("Unable to connect!\n", REGION.size)).toThrow(/never started/);
+    expect(() => parsePullLines(damaged, REGION.size)).toThrow(/offset 768 fails its CRC-32/);
+    expect(() => parsePullLines(good.replace(/PETPULL END.*/, "PETPULL 0 AAAA 0"), REGION.size)).toThrow(/arrived twice/);
+    expect(() => parsePullLines(good.replace(/PETPULL END.*/, ""), REGION.size)).toThrow(/did not finish/);
+    expect(() => parsePullLines("Unable to connect!\n", REGION.size)).toThrow(/never started/);
 
     const out = join(dir, "never-written.bin");
-    const truncatedBoard: DeviceConsole = { run: async () => dropped };
-    await expect(pullWith(truncatedBoard, esp32, out, memoryIo())).rejects.toThrow(/nothing written/);
+    await expect(pullWith(replay(dropped), esp32, out, memoryIo())).rejects.toThrow(/nothing written/);
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -147,6 +153,5 @@ describe("push", () => {
       /refused the import: bad-name/,
     );
     await expect(pushWith(fakeBoard(boardFlash()), payload, "x", memoryIo())).rejects.toThrow(/not running/);
-    expect(parsePushOutput('print("PETPUSH "+pet.importHex("00"))\nPETPUSH ok\n')).toBe("ok");
   });
 });

@@ -17,9 +17,10 @@ const ROOT = join(__dirname, "..");
  * no unit it should not ("file: expression" -> why). Anything else it cannot follow is a break.
  */
 const UNRESOLVED_ALLOWED: Record<string, string> = {
-  "src/host/node/boardCheck/boardCheck.ts: resolve(packageRoot(), o.board)": "the board profile named by --board: a JSON file (boards/ or the user's own), read as data",
-  'src/host/node/profileFile.ts: resolve(packageRoot(), env.BOARD ? env.BOARD : "boards/esp32.json")': "the board profile named by BOARD: a JSON file, read as data",
-  "src/host/node/profileFile.ts: resolve(packageRoot(), file)": "a board profile file the caller names: a JSON file, read as data",
+  "src/host/node/profileFile.js: resolve(root, option || env.BOARD || DEFAULT_PROFILE)": "the board profile named by --board or BOARD, else boards/esp32.json: a JSON file, read as data",
+  "src/host/node/profileFile.js: resolve(root, file)": "a board profile file the caller names: a JSON file, read as data",
+  "scripts/lib/build.js: resolve(ROOT, DEFAULT_PROFILE)": "the default board profile, boards/esp32.json (profileFile.js's DEFAULT_PROFILE): a JSON file, read as data",
+  'scripts/start.js: resolve(ROOT, args.board || "boards/desktop.json")': "the board profile named by --board, else boards/desktop.json: a JSON file, read as data",
   "scripts/lib/build.js: resolve(ROOT, p)": "fromRoot: the entry module and the board profile the caller names (by default src/host/espruino/main.ts and boards/, both written out in this file)",
   "scripts/lib/buildCache.js: join(root, f)": "the build's own files (BUILD_FILES, written out in this file), read to hash them",
   "scripts/lib/buildCache.js: join(root, dir)": "the source folders (SOURCE_DIRS: src/ and firmware/), read to hash them",

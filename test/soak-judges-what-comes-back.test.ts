@@ -8,12 +8,13 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { readRegion } from "../src/inspect/regionReport";
-import { BOARDS_DIR, readProfile } from "../src/host/node/cli/regionFile";
+import { readProfile } from "../src/host/node/cli/regionFile";
+import { BOARDS_DIR } from "../src/host/node/boardProfiles";
 import { loadWorld } from "../src/save/codec";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { checkReadBack, parseSoakLines, type ConfirmedSave } from "../src/host/node/soak/soakProtocol";
 import { rtsCut } from "../src/host/node/soak/powerCuts";
-import type { BoardLink } from "../src/host/node/soak/boardLink";
+import type { BoardConsole } from "../src/host/node/serial/boardConsole";
 import { mustSave, newRegion, petPayload, rotten } from "./region-tools-fixtures";
 
 const board = readProfile(join(BOARDS_DIR, "desktop.json")); // 16 x 4 KiB, as the fixtures' region
@@ -108,13 +109,13 @@ describe("the soak's judgement of what comes back", () => {
 
   it("resets through RTS with DTR released throughout, and names the way out where there is no RTS", async () => {
     const calls: { rts: boolean; dtr: boolean }[] = [];
-    const link = { name: "/dev/ttyUSB0", isOpen: true, setLines: async (l: { rts: boolean; dtr: boolean }) => void calls.push(l) } as unknown as BoardLink;
-    await rtsCut().cut(link, () => undefined, 1);
+    const con = { port: "/dev/ttyUSB0", isOpen: true, setLines: async (l: { rts: boolean; dtr: boolean }) => void calls.push(l) } as unknown as BoardConsole;
+    await rtsCut().cut(con, () => undefined, 1);
     expect(calls).toEqual([
       { rts: true, dtr: false },
       { rts: false, dtr: false },
     ]);
-    const noLines = { name: "tcp://x:1", isOpen: true, setLines: () => Promise.reject(new Error("none")) } as unknown as BoardLink;
+    const noLines = { port: "tcp://x:1", isOpen: true, setLines: () => Promise.reject(new Error("none")) } as unknown as BoardConsole;
     await expect(rtsCut().cut(noLines, () => undefined, 1)).rejects.toThrow(/--cut-with CMD or --manual/);
   });
 });

@@ -58,7 +58,7 @@ describe.skipIf(!ESPRUINO)("serial over a pty to Espruino's Linux build " + NEED
     const pay = join(dir, "mango.pay");
     writeFileSync(pay, petPayload("Mango", 77));
     const io = memoryIo();
-    expect(await main(["push", pay], io), io.err).toBe(0);
+    expect(await main(["push", pay, "--board", LINUX_BOARD], io), io.err).toBe(0);
     expect(io.err).toContain("no --port given: using " + bridge!.path);
 
     const image = join(dir, "pulled.bin");

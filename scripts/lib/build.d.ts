@@ -16,11 +16,6 @@ export const BUNDLE_ONLY_PROPERTIES: string[];
 export function deviceName(profile: { defaultPetName?: string }): { defaultPetNameBytes?: number[] };
 /** The profile keys the bundle carries: those of BundledProfile (src/boards/boardProfile.ts, PetBoard to the firmware). */
 export const DEVICE_PROFILE_KEYS: string[];
-export class BoardProfileError extends Error {
-  file: string;
-  problems: string[];
-  constructor(file: string, problems: string[]);
-}
 export function boardFromEnv(env?: Record<string, string | undefined>): string;
 export function loadBoardProfile(file: string): Promise<BoardProfile>;
 export interface BuildResult {

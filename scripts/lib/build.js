@@ -6,8 +6,9 @@
  * hoist.js, which finishes the job terser leaves undone (every var first in its function). The type
  * check runs while terser works in a worker (typeCheck.js, terserWorker.js); a type error fails the
  * build. The board
- * profile (a JSON file, env BOARD, default boards/esp32.json) is checked with checkBoardProfile and
- * given to the code as the default export of "virtual:board-profile".
+ * profile (a JSON file, env BOARD, default boards/esp32.json) is read as every command reads one
+ * (src/host/node/profileFile.js), checked with checkBoardProfile and given to the code as the
+ * default export of "virtual:board-profile".
  *
  * Used by scripts/build.js (`npm run build`), scripts/upload.js, the desktop simulator and the tests.
  *
@@ -15,11 +16,12 @@
  * this file's own URL), including a relative path a caller passes (option or env BOARD) -- the same
  * directory `npm run` uses, so `BOARD=boards/linux.json npm run build` means what it says anywhere.
  */
-import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { writeFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildCacheDir, buildCacheEnabled, buildKey, cachedBuild } from "./buildCache.js";
+import { BoardProfileError, chosenProfileFile, DEFAULT_PROFILE, loadProfileFile, readProfileFile } from "../../src/host/node/profileFile.js";
 
 // rollup, TypeScript, terser and tsx take most of a second to load: they are imported only when a
 // build really runs (a cache miss), so that `npm start`, `npm run upload` and the tests start at once
@@ -29,7 +31,7 @@ async function loadTsImport() {
 }
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const DEFAULT_BOARD = join(ROOT, "boards", "esp32.json");
+export const DEFAULT_BOARD = resolve(ROOT, DEFAULT_PROFILE);
 export const DEFAULT_ENTRY = join(ROOT, "src", "host", "espruino", "main.ts");
 export const DEFAULT_OUT = join(ROOT, "dist", "firmware.js");
 
@@ -56,16 +58,6 @@ const RESOLVED_VIRTUAL_ID = "\0" + VIRTUAL_ID;
  * PetBoard.
  */
 export const DEVICE_PROFILE_KEYS = ["petRegion", "petLayout", "storageSizes", "button", "led", "display", "defaultPetName", "defaultPetNameBytes"];
-
-/** Thrown for a bad board profile; `problems` lists every reason, one sentence each. */
-export class BoardProfileError extends Error {
-  constructor(file, problems) {
-    super("bad board profile " + file + ":\n  - " + problems.join("\n  - "));
-    this.name = "BoardProfileError";
-    this.file = file;
-    this.problems = problems;
-  }
-}
 
 let profileModulePromise = null;
 /** src/boards/boardProfile.ts (checkBoardProfile, expectedStorageSizes), loaded through tsx once per process. */
@@ -127,39 +119,17 @@ export async function deviceStorageCheck(profile) {
   return { storageSizes: (await loadProfileModule()).expectedStorageSizes(profile) };
 }
 
-/** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json. */
+/** The board file the environment asks for: env BOARD (a path, relative to the repository root) or boards/esp32.json (profileFile.js's rule). */
 export function boardFromEnv(env = process.env) {
-  return env.BOARD ? fromRoot(env.BOARD) : DEFAULT_BOARD;
+  return chosenProfileFile(undefined, env, ROOT);
 }
 
 /**
- * Reads and checks a board profile file. Throws BoardProfileError (with every problem) when the
- * file is not JSON or the profile is unusable.
+ * Reads and checks a board profile file. Throws BoardProfileError (src/host/node/profileFile.js,
+ * with every problem) when the file is not JSON or the profile is unusable.
  */
 export async function loadBoardProfile(file) {
-  const { path, profile } = readBoardFile(file);
-  const check = await loadChecker();
-  const problems = check(profile);
-  if (problems.length > 0) throw new BoardProfileError(path, problems);
-  return profile;
-}
-
-/** A profile file's path, text and parsed JSON, unchecked; BoardProfileError when unreadable or not JSON. */
-function readBoardFile(file) {
-  const path = fromRoot(file);
-  let text;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new BoardProfileError(path, ["cannot read the file: " + (e instanceof Error ? e.message : String(e))]);
-  }
-  let profile;
-  try {
-    profile = JSON.parse(text);
-  } catch (e) {
-    throw new BoardProfileError(path, ["cannot read it as JSON: " + (e instanceof Error ? e.message : String(e))]);
-  }
-  return { path, text, profile };
+  return loadProfileFile(file, ROOT, await loadChecker()).profile;
 }
 
 function boardProfilePlugin(profile) {
@@ -320,10 +290,10 @@ export function terserOptions(profile) {
  * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[], cached: boolean}>}
  */
 export async function buildFirmware(options = {}) {
-  const board = options.board ? fromRoot(options.board) : boardFromEnv();
+  const board = chosenProfileFile(options.board, process.env, ROOT);
   const outFile = options.outFile === null ? null : fromRoot(options.outFile || DEFAULT_OUT);
   const entry = fromRoot(options.entry || DEFAULT_ENTRY);
-  const file = readBoardFile(board);
+  const file = readProfileFile(board, ROOT);
   const useCache = options.cache !== false && buildCacheEnabled();
   const cacheDir = buildCacheDir(ROOT);
   const build = async () => {
@@ -347,7 +317,7 @@ export async function buildFirmware(options = {}) {
     code,
     bytes: Buffer.byteLength(code, "utf8"),
     unminified,
-    profile: file.profile,
+    profile: file.json,
     board,
     outFile,
     warnings: warnings.slice(),

@@ -7,9 +7,7 @@
  * got; it never sends `load`, which is the caller's step once this has succeeded.
  */
 import * as P from "./consoleProtocol";
-
-/** Sends `text` and waits up to `ms` for the first line from then on that `pick` accepts; rejects naming `what` otherwise. */
-export type Exchange = <T>(text: string, pick: (line: string) => T | null, ms: number, what: string) => Promise<T>;
+import type { Exchange } from "./consoleProtocol";
 
 /** Thrown when the upload stops; `done` is how many bytes the board acknowledged. */
 export class UploadStopped extends Error {

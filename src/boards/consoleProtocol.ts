@@ -1,14 +1,18 @@
 /**
  * What is said on a board's Espruino console, and how its answers are read: the one protocol of
  * every program that talks to a board (the page's Device tab, `npm run upload`, board-check, the
- * soak, `pet-save pull` and `push`). Pure functions, no I/O: each host carries the text over its own
- * transport (a serial port or tcp in Node, src/host/node/serial/boardConsole.ts; Web Serial in the
- * page, src/web/device/serialLink.ts; the interpreter's console in the tests).
+ * soak, `pet-save pull` and `push`, the tests and the bench on Espruino's Linux build). Pure
+ * functions, no I/O: each host carries the text over its own transport, an Exchange (a serial port
+ * or tcp in Node, src/host/node/serial/boardConsole.ts, which Espruino's Linux build is reached
+ * through too; Web Serial in the page, src/web/device/serialLink.ts). The region's pull, the one
+ * program longer than a line, is src/inspect/regionPull.ts, over the same Exchange.
  *
  * Every command line starts with Ctrl-P (\x10), which tells Espruino not to echo that line, and
  * prints its answer on a line of its own behind a "#pet-" tag, so the answer can be told apart from
  * the pet's own console lines and from any echo: an echoed command holds the tag inside quotes,
- * followed by a quote or comma, never by the space and value of a real answer.
+ * followed by a quote or comma, never by the space and value of a real answer. The tags:
+ * `#pet-id` (boardFit.ts: what the board is), `#pet-quiet`, `#pet-ack`, `#pet-crc` (the upload),
+ * `#pet-st` (pet.status()), `#pet-r` (a pet method's answer), `#pet-v<id>` (any expression's value).
  *
  * The upload (bootFileUpload.ts): the bundle in 1 KiB pieces through
  * `require("Storage").write(".bootcde", piece, offset[, total])`, then `load(".bootcde")`. Each piece
@@ -22,6 +26,7 @@ import { crc32Bitwise } from "../save/crc32";
 import type { BoardProfile, DeviceBoardProfile, FlashRange } from "./boardProfile";
 import { boardFit, parseBoardReport, refusalText, reportLine, type BoardReport } from "./boardFit";
 
+/** The Storage file Espruino runs at every boot: where the upload puts the firmware. */
 export const BOOT_FILE = ".bootcde";
 /** Bytes of the bundle in one Storage.write (the espruino tool's CHUNKSIZE too, plugins/saveOnSend.js). */
 export const CHUNK_BYTES = 1024;
@@ -46,8 +51,72 @@ export function espruinoString(text: string): string {
   return out + '"';
 }
 
+/** `js` as one console line: echo off, the code, Enter. */
 export function command(js: string): string {
   return NO_ECHO + js + "\n";
+}
+
+/**
+ * Sends `text` (command lines of this protocol) and waits up to `ms` for the first line from then on
+ * that `pick` maps to something other than null or undefined; rejects naming `what` otherwise. Each
+ * line the board prints from then on is offered to `pick` once, in order, so a pick may collect
+ * lines (the region's pull does). Every transport offers this one call.
+ */
+export type Exchange = <T>(text: string, pick: (line: string) => T | null | undefined, ms: number, what: string) => Promise<T>;
+
+/** The tag of an evaluation's answer: "#pet-v" and the evaluation's own id, then a space. */
+function valueTag(id: string): string {
+  return "#pet-v" + id + " ";
+}
+
+/** Evaluations of this program so far: with a per-program prefix, each gets an id no answer of another shares. */
+let evaluations = 0;
+const SESSION = Math.floor(Math.random() * 0x10000).toString(36);
+
+/** A fresh id for an evaluation: a late answer to an earlier one (a probe that timed out) is never taken for it. */
+export function evaluationId(): string {
+  return SESSION + "x" + ++evaluations;
+}
+
+/**
+ * The statement that evaluates `expr` and prints its value as JSON behind "#pet-v<id> ",
+ * `{"v":value}`, or the exception it threw, `{"e":"text"}` (without the console's framing: the
+ * interpreter's `-e` runs it as it is).
+ */
+export function evaluation(expr: string, id: string): string {
+  const tag = JSON.stringify(valueTag(id));
+  return "try{print(" + tag + "+JSON.stringify({v:(" + expr + ")}))}catch(e){print(" + tag + "+JSON.stringify({e:''+e}))}";
+}
+
+/** What an evaluation answered: its value, or the text of what it threw. */
+export type Evaluated = { value: unknown } | { error: string };
+
+/** The answer to evaluation `id` in a line the board printed (anything before the tag is ignored), or null. */
+export function parseEvaluation(line: string, id: string): Evaluated | null {
+  const tag = valueTag(id);
+  const at = line.indexOf(tag);
+  // An echo of the command holds the tag inside quotes, followed by the quote: never the answer's "{".
+  if (at < 0 || line.charAt(at + tag.length) !== "{") return null;
+  let j: { v?: unknown; e?: unknown };
+  try {
+    j = JSON.parse(line.slice(at + tag.length)) as typeof j;
+  } catch {
+    return null;
+  }
+  if (typeof j !== "object" || j === null) return null;
+  return typeof j.e === "string" ? { error: j.e } : { value: j.v };
+}
+
+/**
+ * Evaluates `expr` on the board over `exchange` and resolves with its value (undefined for an
+ * undefined one); an exception on the board is an Error saying `what` failed there, with the
+ * board's words; no answer within `ms` is the transport's own error.
+ */
+export async function evaluate<T>(exchange: Exchange, expr: string, what: string, ms: number): Promise<T> {
+  const id = evaluationId();
+  const answer = await exchange(command(evaluation(expr, id)), (l) => parseEvaluation(l, id), ms, what);
+  if ("error" in answer) throw new Error(what + " failed on the board: " + answer.error);
+  return answer.value as T;
 }
 
 /**
@@ -142,9 +211,14 @@ export function parseStatus(line: string): { found: boolean; status: Record<stri
   }
 }
 
-/** pet.<method>(<args as Espruino literals>) with its string answer printed. */
+/** What a pet call answers when the board runs no pet console (no pet firmware, or not this method): no status of the firmware's. */
+export const NO_PET = "no-pet";
+
+/** pet.<method>(<args as Espruino literals>) with its string answer printed; NO_PET where there is no such method to call. */
 export function petCallCommand(method: "interact" | "save" | "rename" | "hatch" | "exportHex" | "importHex", args: string[] = []): string {
-  return command("print('#pet-r '+JSON.stringify(pet." + method + "(" + args.map(espruinoString).join(",") + ")))");
+  return command(
+    "print('#pet-r '+JSON.stringify(typeof pet=='object'&&pet&&typeof pet." + method + "=='function'?pet." + method + "(" + args.map(espruinoString).join(",") + "):'" + NO_PET + "'))",
+  );
 }
 
 export function parseResult(line: string): string | null {

@@ -1,12 +1,15 @@
 /**
- * Reading a board's pet region over its Espruino console, as `pet-save pull` does and the web page's
- * Device tab too: the program the board runs, and the check of what it printed. Host-neutral.
+ * Reading a board's pet region over its Espruino console, as `pet-save pull`, board-check, the soak
+ * and the web page's Device tab do: the program the board runs, the check of what it printed, and
+ * the pull itself over any transport of the console protocol (src/boards/consoleProtocol.ts's
+ * Exchange). Host-neutral.
  *
  * The board runs a short loop that reads the region with require("Flash").read in 256-byte chunks
  * and prints one line per chunk: offset, the bytes in base64 (btoa is native, so this is quick even
  * on the interpreter) and E.CRC32 of the chunk. The image counts only when every chunk arrived
  * exactly once with a matching CRC.
  */
+import { command, type Exchange } from "../boards/consoleProtocol";
 import { crc32Bitwise } from "../save/crc32";
 
 /** The transfer was incomplete or garbled; the message says how. */
@@ -38,6 +41,26 @@ export function pullProgram(address: number, size: number): string {
 }
 
 /**
+ * The code that reads only what the slot log reads (the soak's check after every cut, where reading
+ * all of a board's region took 70 s on the emulated ESP32, whose flash reads are slow): every
+ * sector's first PULL_CHUNK bytes (its header, its marks), and the rest of a sector only when its
+ * header is not erased. A sector whose header is erased is one the log never reads (src/storage,
+ * docs/storage.md): what the next boot restores is decided by the sectors read whole. The lines are
+ * pullProgram's, with one "PETPULL SKIP offset length" line for each part left out; parsePullLines
+ * then fills it with 0xFF (erased, as far as the log is concerned).
+ */
+export function logPullProgram(address: number, size: number, sectorSize: number): string {
+  return (
+    "(function(){var F=require(\"Flash\"),a=" + address + ",n=" + size + ",s=" + sectorSize + ",c=" + PULL_CHUNK + ",o,e,d;" +
+    "print(\"PETPULL BEGIN \"+n);" +
+    "for(o=0;o<n;o+=s){d=F.read(c,a+o);print(\"PETPULL \"+o+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));" +
+    "if(E.sum(new Uint8Array(d.buffer,0,12))==3060){print(\"PETPULL SKIP \"+(o+c)+\" \"+(s-c));continue;}" +
+    "for(e=o+c;e<o+s;e+=c){d=F.read(c,a+e);print(\"PETPULL \"+e+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));}}" +
+    "print(\"PETPULL END \"+n);})();"
+  );
+}
+
+/**
  * The region from a pull's console output, or a PullError naming what is missing or wrong.
  * Lines that are not PETPULL lines (the uploader's messages, the firmware's own prints) are ignored.
  */
@@ -59,6 +82,19 @@ export function parsePullLines(text: string, size: number): Uint8Array {
       ended = true;
       continue;
     }
+    const skip = /PETPULL SKIP (\d+) (\d+)$/.exec(line);
+    if (skip) {
+      // A part logPullProgram left out (behind an erased header): erased, as the log sees it.
+      const from = Number(skip[1]);
+      const length = Number(skip[2]);
+      if (from % PULL_CHUNK !== 0 || length % PULL_CHUNK !== 0 || from + length > size) throw bad("a skipped part at offset " + from + " lies outside the region");
+      image.fill(0xff, from, from + length);
+      for (let o = from; o < from + length; o += PULL_CHUNK) {
+        if (seen.has(o)) throw bad("the chunk at offset " + o + " arrived twice");
+        seen.add(o);
+      }
+      continue;
+    }
     const m = /PETPULL (\d+) ([A-Za-z0-9+/=]*) (-?\d+)$/.exec(line);
     if (!m) continue;
     const offset = Number(m[1]);
@@ -78,3 +114,33 @@ export function parsePullLines(text: string, size: number): Uint8Array {
   return image;
 }
 
+
+/**
+ * How long a pull of `size` bytes may take: a minute, and a millisecond a byte beyond it (64 KiB at
+ * 115200 baud is some 10 s of base64 lines; the emulated ESP32, whose flash reads are slow, took 70 s).
+ */
+export function pullMs(size: number): number {
+  return 60_000 + size;
+}
+
+/**
+ * Runs `program` (pullProgram or logPullProgram, for a region of `size` bytes) on the board over
+ * `exchange` and answers the region, checked by parsePullLines (a PullError when anything is missing
+ * or wrong). `progress` gets the bytes received so far after every chunk.
+ */
+export async function pullOver(exchange: Exchange, program: string, size: number, progress: (bytes: number) => void = () => {}): Promise<Uint8Array> {
+  let text = "";
+  let chunks = 0;
+  const all = await exchange(
+    command(program),
+    (line) => {
+      if (line.indexOf("PETPULL") < 0) return null;
+      text += line + "\n";
+      if (/PETPULL \d+ /.test(line)) progress(Math.min(size, ++chunks * PULL_CHUNK));
+      return /PETPULL END/.test(line) ? text : null;
+    },
+    pullMs(size),
+    "reading the pet region",
+  );
+  return parsePullLines(all, size);
+}

@@ -9,7 +9,7 @@ import type { BoardProfile } from "../../boards/boardProfile";
 import { NO_PORT } from "./deviceWords";
 import * as P from "./protocol";
 import { LinkError, openLink, type PortLike, type SerialLink } from "./serialLink";
-import type { Exchange } from "./upload";
+import type { Exchange } from "./protocol";
 
 const IDENTIFY_MS = 3000;
 const BOOT_MS = 10000;

@@ -6,8 +6,9 @@
  * it stopped and never restarts the board.
  */
 import * as P from "./protocol";
+import type { Exchange } from "./protocol";
 import { LinkError } from "./serialLink";
-import { UploadStopped, writeBootFile, type Exchange } from "./upload";
+import { UploadStopped, writeBootFile } from "./upload";
 
 const ACK_MS = 20000;
 const BOOT_MS = 30000;
@@ -56,7 +57,7 @@ export async function uploadPet(c: UploadContext): Promise<void> {
     const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
     const cut =
       "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The pet was saved and paused before the upload began; its save is untouched (it lives in its own flash region, which an upload " +
-      "never writes). Connect again and upload before resetting the board: its .bootcde is incomplete.";
+      "never writes). Connect again and upload before resetting the board: its " + P.BOOT_FILE + " is incomplete.";
     c.outcome("failed");
     if (stopped.cause instanceof LinkError && stopped.cause.kind === "lost") await c.lost(cut);
     else say(cut, true);

@@ -19,8 +19,8 @@ export class LinkError extends Error {
 
 export interface SerialLink {
   send(text: string): Promise<void>;
-  /** The first line (from now on) that `pick` accepts, within `timeoutMs`. */
-  waitFor<T>(pick: (line: string) => T | null, timeoutMs: number, what: string): Promise<T>;
+  /** The first line (from now on) that `pick` accepts, within `timeoutMs`; each line is offered once. */
+  waitFor<T>(pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export async function openLink(port: PortLike, baudRate: number, onLine: (line: 
         throw new LinkError("could not write to the board (" + (e instanceof Error ? e.message : String(e)) + ")", "lost");
       }
     },
-    waitFor<T>(pick: (line: string) => T | null, timeoutMs: number, what: string): Promise<T> {
+    waitFor<T>(pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (lost) return reject(lost);
         const done = (): void => {
@@ -79,7 +79,7 @@ export async function openLink(port: PortLike, baudRate: number, onLine: (line: 
         }, timeoutMs);
         current.waiter = (line) => {
           const v = pick(line);
-          if (v !== null) {
+          if (v !== null && v !== undefined) {
             done();
             resolve(v);
           }

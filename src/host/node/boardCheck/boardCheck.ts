@@ -11,14 +11,13 @@
  * talked to over a console connection of our own (src/host/node/serial/boardConsole.ts), the same against a
  * board on a serial port as against Espruino's Linux build through a pseudo-terminal or telnet.
  */
-import { resolve } from "node:path";
-import { ConsoleError, DEFAULT_BAUD, openBoardConsole } from "../serial/boardConsole";
+import { BAUD } from "../../../boards/consoleProtocol";
+import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
-import type { DeviceBoardProfile } from "../../../boards/boardProfile";
-import { packageRoot, packageVersion, shortPath } from "../packageRoot";
+import { packageVersion, shortPath } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
-import { profileFileFromEnv, readProfileFile } from "../profileFile";
-import { checkBoard } from "./check";
+import { deviceProfile, loadProfile, profileFileFor } from "../boardProfiles";
+import { checkBoard, RUNS } from "./check";
 import { checkText } from "./report";
 
 const PROGRAM = "npm run board-check";
@@ -34,7 +33,9 @@ options:
   -p, --port P      the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
                     without it, the one ESP32 board plugged in
       --board FILE  the board profile (default: env BOARD, else boards/esp32.json)
-  -b, --baud N      serial speed (default ${DEFAULT_BAUD})
+  -b, --baud N      serial speed (default ${BAUD})
+      --runs N      time each operation N times and take the median (default ${RUNS}; fewer is quicker
+                    on a slow board or the emulated ESP32, whose milliseconds are not a board's anyway)
       --json        print one JSON object instead of the report: board, version, region {address,
                     size, free, ...}, timings {petSaveMs, floorSaveMs, restoreMs, statusMs, tickMs, ...},
                     ratios, the pet before and after, skipped, failures
@@ -59,12 +60,13 @@ interface Options {
   board: string | null;
   baud: number;
   json: boolean;
+  runs: number;
   help: boolean;
   version: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { port: null, board: null, baud: DEFAULT_BAUD, json: false, help: false, version: false };
+  const o: Options = { port: null, board: null, baud: BAUD, json: false, runs: RUNS, help: false, version: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -77,6 +79,9 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--baud" || a === "-b") {
       o.baud = Number(value());
       if (!Number.isInteger(o.baud) || o.baud <= 0) throw new UsageError("--baud needs a positive whole number");
+    } else if (a === "--runs") {
+      o.runs = Number(value());
+      if (!Number.isInteger(o.runs) || o.runs < 1 || o.runs > 1000) throw new UsageError("--runs needs a whole number from 1 to 1000");
     } else if (a === "--json") o.json = true;
     else if (a === "--help" || a === "-h") o.help = true;
     else if (a === "--version") o.version = true;
@@ -97,9 +102,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(PROGRAM + " " + packageVersion() + "\n");
     return 0;
   }
-  const file = o.board !== null ? resolve(packageRoot(), o.board) : profileFileFromEnv();
-  const profile = readProfileFile(file);
-  if (profile.host === "desktop") throw new Error(shortPath(file) + " is a simulator's profile (host desktop): there is no board to check; use boards/esp32.json");
+  const { file, profile } = deviceProfile(loadProfile(profileFileFor(o.board ?? undefined)), "check");
   const tell = (line: string): void => io.err(line + "\n");
   const found = await resolveBoardPort(o.port);
   for (const line of found.lines) tell(line);
@@ -107,11 +110,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   let text: string;
   let ok: boolean;
   try {
-    if (!o.json) tell("checking the board at " + found.path + " (reading its region takes about 10 s at 115200 baud)...");
-    const c = await checkBoard(con, profile as DeviceBoardProfile, shortPath(file));
+    if (!o.json) tell("checking the board at " + found.path + " (reading its region takes about 10 s at " + BAUD + " baud)...");
+    const c = await checkBoard(con, profile, shortPath(file), o.runs);
     ok = c.fits && c.failures.length === 0 && c.skipped.length === 0;
     const { report, ...rest } = c;
-    text = o.json ? JSON.stringify({ ...rest, reported: report, measuredBy: "the board's own clock (getTime()), median of " + c.timings.runs + " runs each", ok }, null, 2) + "\n" : checkText(c, profile as DeviceBoardProfile);
+    text = o.json ? JSON.stringify({ ...rest, reported: report, measuredBy: "the board's own clock (getTime()), median of " + c.timings.runs + " runs each", ok }, null, 2) + "\n" : checkText(c, profile);
   } finally {
     await con.close();
   }

@@ -2,9 +2,10 @@
  * The board check, step by step, over an open console (src/host/node/serial/boardConsole.ts):
  *
  * 1. what the board is, against the profile (src/boards/boardFit.ts, as the upload asks it);
- * 2. the pet's region as `pet-save inspect` shows it: pulled with the CLI's pull program
- *    (src/host/node/cli/pull.ts) and read with the region report (src/inspect/regionReport.ts);
- *    only when the board holds the region (a read past a Linux build's flash stops it);
+ * 2. the pet's region as `pet-save inspect` shows it: pulled as `pet-save pull` pulls it
+ *    (src/inspect/regionPull.ts) and read with the region report (src/inspect/regionReport.ts);
+ *    only when the board fits the profile (the fit rule first, as every command that talks to a
+ *    board applies it; a read past a Linux build's flash would stop it);
  * 3. on-board timings by the board's own clock, beside the bench's floor typed at the console
  *    (onBoard.ts): pet.save(), a restore (pet.checkSave(): the newest save read back as a boot reads
  *    it), pet.status(), an idle tick (pet.tick()), and the floor's save, restore and encode;
@@ -19,14 +20,12 @@ import type { BoardConsole } from "../serial/boardConsole";
 import { identifyBoard } from "../serial/identifyBoard";
 import type { BoardFit, BoardReport } from "../../../boards/boardFit";
 import type { DeviceBoardProfile } from "../../../boards/boardProfile";
-import { parsePullOutput, pullProgram } from "../cli/pull";
+import { pullOver, pullProgram } from "../../../inspect/regionPull";
 import { readRegion, regionJson, type RegionJson, type RegionContents } from "../../../inspect/regionReport";
 import { evaluate, removeFloor, timeOp, typeFloor, type OpTime } from "./onBoard";
 
 /** Runs of each timed operation (odd, so the median is one of them). */
 export const RUNS = 21;
-/** How long the region's pull may take (64 KiB at 115200 baud is about 10 s). */
-const PULL_MS = 120_000;
 
 export interface Timings {
   petSaveMs: number | null;
@@ -106,13 +105,13 @@ async function seePet(con: BoardConsole): Promise<PetSeen | null> {
 }
 
 /** The check against `profile` (a device profile, named `file`) on the board at the end of `con`. */
-export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile, file: string): Promise<BoardCheck> {
+export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile, file: string, runs = RUNS): Promise<BoardCheck> {
   const skipped: string[] = [];
   const failures: string[] = [];
   const { report, fit } = await identifyBoard(con, profile, file);
   for (const p of fit.problems) failures.push(p.message + ". " + p.todo.charAt(0).toUpperCase() + p.todo.slice(1) + ".");
   const r = profile.petRegion;
-  const timings: Timings = { petSaveMs: null, floorSaveMs: null, restoreMs: null, floorRestoreMs: null, statusMs: null, floorEncodeMs: null, tickMs: null, runs: RUNS, detail: {} };
+  const timings: Timings = { petSaveMs: null, floorSaveMs: null, restoreMs: null, floorRestoreMs: null, statusMs: null, floorEncodeMs: null, tickMs: null, runs: runs, detail: {} };
   const result: BoardCheck = {
     port: con.port,
     profile: file,
@@ -130,13 +129,13 @@ export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile,
     failures,
   };
 
-  // 2. The region, read only, where the board holds it.
+  // 2. The region, read only, on a board the profile fits.
   let contents: RegionContents | null = null;
   let image: Uint8Array | null = null;
   if (!fit.region.inChip) skipped.push("the region: this board's flash does not hold it, so it is not read");
+  else if (!fit.fits) skipped.push("the region: the board does not fit the profile, so it is not read");
   else {
-    const lines = await con.run(pullProgram(r.address, r.size), (l) => (/PETPULL END \d+/.test(l) ? true : null), PULL_MS, "the region's pull");
-    image = parsePullOutput(lines.join("\n"), r.size);
+    image = await pullOver(con.exchange, pullProgram(r.address, r.size), r.size);
     contents = readRegion(image, { file, profile });
     result.region.contents = regionJson(contents);
   }
@@ -157,7 +156,7 @@ export async function checkBoard(con: BoardConsole, profile: DeviceBoardProfile,
     try {
       await evaluate(con, "benchInit(" + JSON.stringify({ board: true, scratch, readAt: readAt ?? scratch }) + ")", "benchInit");
       const t = async (name: string): Promise<number> => {
-        const m = await timeOp(con, name, RUNS);
+        const m = await timeOp(con, name, runs);
         timings.detail[name] = { ms: round(m.ms), min: round(m.min), max: round(m.max) };
         return round(m.ms);
       };

@@ -5,15 +5,16 @@
  * to Storage, which would write outside the pet's region) in its board mode: its flash writes are
  * all-ones, which program nothing on NOR flash.
  *
- * Every answer comes back on a line of its own behind "#pet-bc ", as JSON.
+ * Every line is an evaluation of the console protocol (src/boards/consoleProtocol.ts, `evaluate`),
+ * whose answer comes back as JSON on a line of its own.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { evaluate as evaluateOver } from "../../../boards/consoleProtocol";
 import { packageRoot } from "../packageRoot";
 import type { BoardConsole } from "../serial/boardConsole";
 
-const TAG = "#pet-bc ";
-/** Characters of floor.js per console line: short enough for a board's input to keep up at 115200 baud. */
+/** Characters of floor.js per console line: short enough for a board's input to keep up at the console's speed. */
 const PIECE = 768;
 /** How long one typed line may take to answer (a timing line runs its operation RUNS times). */
 const LINE_MS = 60_000;
@@ -26,24 +27,8 @@ export function floorFile(): string {
 }
 
 /** Evaluates `expr` on the board and resolves with its JSON value (an exception is re-thrown here with the board's words). */
-export async function evaluate<T>(con: BoardConsole, expr: string, what: string, ms = LINE_MS): Promise<T> {
-  const js = "try{print(" + JSON.stringify(TAG) + "+JSON.stringify({v:(" + expr + ")}))}catch(e){print(" + JSON.stringify(TAG) + "+JSON.stringify({e:''+e}))}";
-  const answer = await con.ask(
-    js,
-    (l) => {
-      const at = l.indexOf(TAG);
-      if (at < 0 || l.charAt(at + TAG.length) !== "{") return null;
-      try {
-        return JSON.parse(l.slice(at + TAG.length)) as { v?: T; e?: string };
-      } catch {
-        return null;
-      }
-    },
-    ms,
-    what,
-  );
-  if (answer.e !== undefined) throw new Error(what + " failed on the board: " + answer.e);
-  return answer.v as T;
+export function evaluate<T>(con: BoardConsole, expr: string, what: string, ms = LINE_MS): Promise<T> {
+  return evaluateOver<T>(con.exchange, expr, what, ms);
 }
 
 /** Types floor.js into a global string piece by piece, then runs it: benchInit and benchOp exist after. */

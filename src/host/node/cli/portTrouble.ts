@@ -1,13 +1,10 @@
 /**
- * Port trouble for `pet-save pull` and `push`, said in one line with what to do, instead of the
- * uploader's crash dump (whose cause Node prints in the middle, under its own source line):
- *
- * - a named port that is a character device but not a terminal (/dev/null, /dev/zero, /dev/random):
- *   Linux knows each device's class (/sys/dev/char/MAJOR:MINOR/subsystem), and a serial port's is
- *   "tty". A device whose class is unknown there (a pseudo-terminal, another system) gets the
- *   benefit of the doubt: the uploader will find out;
- * - an uploader that crashed: the error line of its dump, with advice for the causes we know;
- * - a connection that failed (tcp://): the network error's meaning rather than its JSON.
+ * A named port that is certainly no serial port, for `pet-save pull` and `push`, said in one line
+ * with what to do before anything opens it: a character device that is not a terminal (/dev/null,
+ * /dev/zero, /dev/random). Linux knows each device's class (/sys/dev/char/MAJOR:MINOR/subsystem), and
+ * a serial port's is "tty". A device whose class is unknown there (a pseudo-terminal, another system)
+ * gets the benefit of the doubt: opening it finds out (../serial/boardConsole.ts says what went wrong
+ * then, in one line too).
  */
 import { readlinkSync, statSync } from "node:fs";
 import { basename } from "node:path";
@@ -34,51 +31,4 @@ export function notSerialPortReason(path: string, platform: string = process.pla
   }
   if (subsystem === "tty") return null;
   return path + " is not a serial port (a " + subsystem + " device): name the board's port, e.g. /dev/ttyUSB0 (`npm run upload -- --list` lists them)";
-}
-
-/** Known causes in the uploader's last words, and what to do about each. */
-const ADVICE: [RegExp, string][] = [
-  [/Inappropriate ioctl|ENOTTY/i, "it is not a serial port: name the board's port (`npm run upload -- --list` lists them)"],
-  [/Cannot lock port|Resource temporarily unavailable|EBUSY/i, "another program has the port open (a serial monitor, another pull or upload): close it and try again"],
-  [/Permission denied|EACCES/i, "no permission to open it: join the port's group (often dialout), then log out and back in"],
-  [/No such file or directory|ENOENT/i, "the port has gone (board unplugged?): plug it in and try again"],
-];
-
-/**
- * When the uploader's output is a crash (Node's "Error: ..." and stack, or its "Node.js vX" footer),
- * one line naming the cause and what to do; otherwise null.
- */
-export function uploaderCrash(output: string, port: string): string | null {
-  if (!/^\s+at .+:\d+/m.test(output) && !/^Node\.js v\d/m.test(output)) return null;
-  let cause = "";
-  for (const line of output.split(/\r?\n/)) {
-    const m = /^(?:Uncaught )?(?:[A-Za-z]*Error|Error)(?: \[[A-Z_]+\])?: (.+)$/.exec(line.trim());
-    if (m) {
-      cause = (m[1] as string).replace(/^(?:[A-Za-z]*Error: )+/, "").trim();
-      break;
-    }
-  }
-  const advice = ADVICE.find(([re]) => re.test(cause || output));
-  return (
-    "the espruino uploader failed on " + port + (cause ? ": " + cause : "") +
-    (advice ? "; " + advice[1] : "; check the port (`npm run upload -- --list`) and try again")
-  );
-}
-
-/** Network failures the uploader reports by their code, in words. */
-const CONNECT_CODES: { [code: string]: string } = {
-  ECONNREFUSED: "connection refused: nothing listens there",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ETIMEDOUT: "connection timed out",
-  ENOTFOUND: "no such host",
-  ECONNRESET: "connection reset",
-};
-
-/** Why the uploader could not connect, in a few words: a network code's meaning, else its last line. */
-export function connectFailure(output: string): string {
-  const code = /\b(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND|ECONNRESET)\b/.exec(output);
-  if (code) return CONNECT_CODES[code[1] as string] as string;
-  const last = output.trim().split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("[pet]")).pop();
-  return last || "the uploader said nothing";
 }

@@ -1,45 +1,34 @@
 /**
  * `pet-save pull [--port P] -o IMAGE [--board FILE]`: copies a board's pet region into an image file,
- * as a backup. Without --port, the one ESP32 board plugged in (as `npm run upload` finds it). The region's address and size come from the board profile (default boards/esp32.json).
+ * as a backup. Without --port, the one ESP32 board plugged in (as `npm run upload` finds it). The
+ * region's address and size come from the board profile (--board, else env BOARD, else
+ * boards/esp32.json), which the board must fit (asked first: boardSession.ts).
  *
- * The board's program and the check of its output are in src/inspect/regionPull.ts (shared with
- * the web page). The image is written, atomically, only when every chunk arrived exactly once with a
- * matching CRC; anything less is an error and nothing is written.
+ * The board's program, the check of its output and the pull over the console are
+ * src/inspect/regionPull.ts (shared with board-check, the soak and the web page). The image is
+ * written, atomically, only when every chunk arrived exactly once with a matching CRC; anything less
+ * is an error and nothing is written.
  */
-import { parsePullLines, PullError, pullProgram } from "../../../inspect/regionPull";
-
-export { pullProgram } from "../../../inspect/regionPull";
-import { join } from "node:path";
+import { pullOver, PullError, pullProgram } from "../../../inspect/regionPull";
+import { BAUD, type Exchange } from "../../../boards/consoleProtocol";
 import { parseCommandArgs } from "./args";
 import type { Command } from "./command";
-import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
+import { withFittingBoard } from "./boardSession";
 import { CliError, EXIT_OK, EXIT_REJECTED, lockOutput, usageError, writeOutput, type CliIo } from "./io";
-import { BOARDS_DIR, readProfile, readRegion, type LoadedProfile } from "./regionFile";
+import { readProfile, readRegion, type LoadedProfile } from "./regionFile";
+import { profileFileFor } from "../boardProfiles";
 
-/** parsePullLines with its refusal as a CliError (exit 1). */
-export function parsePullOutput(text: string, size: number): Uint8Array {
+/** Pulls the region of `board` over `exchange` (the board's console; the tests pass a stand-in) into `out`. Returns the exit code. */
+export async function pullWith(exchange: Exchange, board: LoadedProfile, out: string, io: CliIo): Promise<number> {
+  const r = board.profile.petRegion;
+  let image: Uint8Array;
   try {
-    return parsePullLines(text, size);
+    image = await pullOver(exchange, pullProgram(r.address, r.size), r.size);
   } catch (e) {
     if (e instanceof PullError) throw new CliError(EXIT_REJECTED, e.message);
     throw e;
   }
-}
-
-/** Pulls with any console (the tests pass a fake). Returns the exit code. */
-export async function pullWith(device: DeviceConsole, board: LoadedProfile, out: string, io: CliIo): Promise<number> {
-  const r = board.profile.petRegion;
-  // The image is held from the start: a program running on it (npm start) is named at once, before
-  // the board is read, and nothing starts writing it while the transfer runs.
-  const lock = out === "-" ? null : await lockOutput(out);
-  let image: Uint8Array;
-  try {
-    const text = await device.run(pullProgram(r.address, r.size));
-    image = parsePullOutput(text, r.size);
-    await writeOutput(out, image, io);
-  } finally {
-    if (lock !== null) lock.release();
-  }
+  await writeOutput(out, image, io);
   const c = readRegion(image, board);
   const summary =
     c.current.status === "ok" ? "current save at sector " + c.current.sector + " slot " + c.current.slot : "warning: no readable save in it (" + c.current.status + ")";
@@ -49,23 +38,24 @@ export async function pullWith(device: DeviceConsole, board: LoadedProfile, out:
 
 export const pullCommand: Command = {
   name: "pull",
-  summary: "copy a board's pet region into an image file (a backup), over the espruino uploader",
+  summary: "copy a board's pet region into an image file (a backup), over its console",
   usage: "pull [--port P] -o IMAGE [--board FILE]",
   help: {
     about:
-      "Copy a running board's pet region into an image file (a backup), over the espruino uploader: the board\n" +
-      "reads its flash in chunks and prints each with its CRC; the image is written, atomically, only when\n" +
-      "every chunk arrived intact. Without --port: the one ESP32 board plugged in. Takes about ten seconds\n" +
-      "over 115200-baud serial; the pet keeps running.",
+      "Copy a running board's pet region into an image file (a backup), over its Espruino console: the board\n" +
+      "is asked what it is first (a board the profile does not fit is refused), then reads its flash in chunks\n" +
+      "and prints each with its CRC; the image is written, atomically, only when every chunk arrived intact.\n" +
+      "Without --port: the one ESP32 board plugged in. Takes about ten seconds over " + BAUD + "-baud serial; the\n" +
+      "pet keeps running.",
     options: [
       ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run upload -- --list` lists ports"],
       ["-o, --output IMAGE", "the image file to write"],
-      ["--board FILE", "the board profile that says where the region is (default boards/esp32.json)"],
+      ["--board FILE", "the board profile that says where the region is (default: env BOARD, else boards/esp32.json)"],
     ],
     examples: ["pet-save pull -o board.bin", "pet-save pull --port /dev/ttyUSB0 -o board.bin"],
     exits: [
       [0, "the image is written"],
-      [1, "no board, the port is not a serial port, the board did not answer, or the copy was incomplete; nothing written"],
+      [1, "no board, the port is not a serial port, the board did not answer or does not fit the profile, or the copy was incomplete; nothing written"],
     ],
   },
   async run(args, io) {
@@ -74,7 +64,17 @@ export const pullCommand: Command = {
     const out = parsed.values.output;
     if (port === "") throw usageError("pull --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     if (typeof out !== "string" || out === "") throw usageError("pull needs -o IMAGE (the file to write)");
-    const board = readProfile(typeof parsed.values.board === "string" ? parsed.values.board : join(BOARDS_DIR, "esp32.json"));
-    return pullWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), board, out, io);
+    const board = readProfile(profileFileFor(typeof parsed.values.board === "string" ? parsed.values.board : undefined));
+    // The image is held from the start: a program running on it (npm start) is named at once, before
+    // the board is looked for, and nothing starts writing it while the transfer runs.
+    const lock = out === "-" ? null : await lockOutput(out);
+    try {
+      const tell = (line: string): void => io.writeStderr(line + "\n");
+      return await withFittingBoard(typeof port === "string" ? port : undefined, board, { doing: "pull from", untouched: "Nothing was read or written.", tell }, (con) =>
+        pullWith(con.exchange, board, out, io),
+      );
+    } finally {
+      if (lock !== null) lock.release();
+    }
   },
 };

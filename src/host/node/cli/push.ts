@@ -4,19 +4,24 @@
  *
  * The file is checked first and nothing is sent unless it passes: a payload (84 bytes, or its hex
  * text) must pass
- * loadWorld; a region image must hold a current save (the one the firmware would restore). Either
- * way what is sent is one payload, through the firmware's own `pet.importHex(hex)`, which checks it
- * again, makes it the live pet and saves it as the newest slot of the board's log. The region is
- * never rewritten wholesale: the running firmware owns it, and its older saves stay as they were.
+ * loadWorld; a region image must hold a current save (the one the firmware would restore). Then the
+ * board is asked what it is, and refused when the profile (--board, else env BOARD, else
+ * boards/esp32.json) does not fit it (boardSession.ts). Either way what is sent is one payload,
+ * through the firmware's own `pet.importHex(hex)` (the console protocol's pet call,
+ * src/boards/consoleProtocol.ts), which checks it again, makes it the live pet and saves it as the
+ * newest slot of the board's log. The region is never rewritten wholesale: the running firmware owns
+ * it, and its older saves stay as they were.
  */
 import { bytesToHex } from "../../../core/hex";
 import { loadWorld } from "../../../save/codec";
+import { NO_PET, parseResult, petCallCommand, type Exchange } from "../../../boards/consoleProtocol";
 import { parseCommandArgs } from "./args";
 import { rejected, type Command } from "./command";
-import { espruinoConsole, type DeviceConsole } from "./deviceConsole";
+import { withFittingBoard } from "./boardSession";
 import { CliError, EXIT_OK, EXIT_REJECTED, inputName, readImageInput, usageError, type CliIo } from "./io";
-import { chipBoardFinder, currentPayload, notARegion, readRegion, regionBoardFinder } from "./regionFile";
+import { chipBoardFinder, currentPayload, notARegion, readProfile, readRegion, regionBoardFinder } from "./regionFile";
 import { classifyFile } from "../../../inspect/fileKind";
+import { profileFileFor } from "../boardProfiles";
 
 /** The payload a file would push, or a CliError (exit 1) saying why it must not be pushed. */
 export function payloadToPush(file: Uint8Array, path: string, boardOption: string | undefined, nowMs: number): Uint8Array {
@@ -34,35 +39,22 @@ export function payloadToPush(file: Uint8Array, path: string, boardOption: strin
   return k.bytes;
 }
 
-/** The code the board runs: import the payload and print the firmware's answer after a marker. */
-export function pushProgram(payload: Uint8Array): string {
-  return (
-    "print(\"PETPUSH \"+((typeof pet===\"object\"&&pet&&typeof pet.importHex===\"function\")?pet.importHex(\"" +
-    bytesToHex(payload) +
-    "\"):\"no-pet\"));"
-  );
-}
+/** How long the board may take over the import (it checks the payload and saves it). */
+const IMPORT_MS = 20_000;
 
-/** The firmware's answer in a push's console output: "ok", a status, or null when there is none. */
-export function parsePushOutput(text: string): string | null {
-  let answer: string | null = null;
-  for (const raw of text.split(/\r?\n/)) {
-    const m = /PETPUSH (\S+)/.exec(raw.trim());
-    if (m && !raw.includes("importHex")) answer = m[1] as string; // skip an echo of the code itself
+/** Pushes `payload` over `exchange` (the board's console; the tests pass a stand-in). Returns the exit code. */
+export async function pushWith(exchange: Exchange, payload: Uint8Array, path: string, io: CliIo): Promise<number> {
+  let answer: string;
+  try {
+    answer = await exchange(petCallCommand("importHex", [bytesToHex(payload)]), parseResult, IMPORT_MS, "pet.importHex()");
+  } catch {
+    throw new CliError(EXIT_REJECTED, "the board gave no answer to the import (is the pet firmware running?)");
   }
-  return answer;
-}
-
-/** Pushes with any console (the tests pass a fake). Returns the exit code. */
-export async function pushWith(device: DeviceConsole, payload: Uint8Array, path: string, io: CliIo): Promise<number> {
-  const text = await device.run(pushProgram(payload));
-  const answer = parsePushOutput(text);
   if (answer === "ok") {
     io.writeStderr("pushed " + path + ": the board imported it and saved it as its newest save\n");
     return EXIT_OK;
   }
-  if (answer === null) throw new CliError(EXIT_REJECTED, "the board gave no answer to the import (is the pet firmware running?)");
-  if (answer === "no-pet") throw new CliError(EXIT_REJECTED, "the board has no pet console: the pet firmware is not running on it");
+  if (answer === NO_PET) throw new CliError(EXIT_REJECTED, "the board has no pet console: the pet firmware is not running on it");
   throw new CliError(EXIT_REJECTED, "the board refused the import: " + answer);
 }
 
@@ -79,12 +71,12 @@ export const pushCommand: Command = {
     options: [
       ["IMAGE|PAYLOAD", "the backup: a region image (its current save is sent) or a payload, or - for stdin"],
       ["-p, --port P", "the board's serial port (/dev/ttyUSB0, COM3) or tcp://HOST:PORT; `npm run upload -- --list` lists ports"],
-      ["--board FILE", "the board profile whose region an image is (when its size does not say)"],
+      ["--board FILE", "the board profile the board must fit (default: env BOARD, else boards/esp32.json), and whose region an image is (when its size does not say)"],
     ],
     examples: ["pet-save push board.bin", "pet-save push --port /dev/ttyUSB0 pip.pay"],
     exits: [
       [0, "the board imported and saved it"],
-      [1, "the file was refused (nothing sent), no board, the port is not a serial port, or the board refused or never answered"],
+      [1, "the file was refused (nothing sent), no board, the port is not a serial port, the board does not fit the profile, or the board refused or never answered"],
     ],
   },
   async run(args, io) {
@@ -92,7 +84,12 @@ export const pushCommand: Command = {
     const port = parsed.values.port;
     if (port === "") throw usageError("push --port needs a serial device, COMn or tcp://host:port (or leave it out for the one ESP32 board plugged in)");
     const path = parsed.positionals[0] as string;
-    const payload = payloadToPush(await readImageInput(path, io), path, parsed.values.board as string | undefined, Date.now());
-    return pushWith(espruinoConsole(typeof port === "string" ? port : undefined, (line) => io.writeStderr(line + "\n")), payload, path, io);
+    const boardOption = parsed.values.board as string | undefined;
+    const payload = payloadToPush(await readImageInput(path, io), path, boardOption, Date.now());
+    const board = readProfile(profileFileFor(boardOption));
+    const tell = (line: string): void => io.writeStderr(line + "\n");
+    return withFittingBoard(typeof port === "string" ? port : undefined, board, { doing: "push to", untouched: "Nothing was sent.", tell }, (con) =>
+      pushWith(con.exchange, payload, path, io),
+    );
   },
 };

@@ -5,33 +5,23 @@
  *
  * Offset 0 of an image is the first byte of the board's pet region, whatever its flash address.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { checkBoardProfile, type BoardProfile } from "../../../boards/boardProfile";
 import { readRegion as readRegionContents, ProfileRegionError, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import { PAYLOAD_LENGTH } from "../../../save/layout";
 import { classifyFile } from "../../../inspect/fileKind";
+import { knownBoards, loadProfile } from "../boardProfiles";
+import { BoardProfileError } from "../profileFile";
 import { CliError, EXIT_REJECTED, usageError } from "./io";
-import { packageRoot } from "../packageRoot";
 
 export type { LoadedProfile } from "../../../inspect/regionReport";
 
-export const BOARDS_DIR = join(packageRoot(), "boards");
-/** Profiles tried, in this order, when no --board is given and a file's size must say which it is. */
-const PREFERRED_BOARDS = ["desktop.json", "esp32.json", "linux.json"];
-
-
-/** Reads and checks a board profile; a bad one is a usage error naming every problem. */
+/** Reads and checks a board profile (../boardProfiles.ts, the one loader); a bad one is a usage error naming every problem. */
 export function readProfile(file: string): LoadedProfile {
-  let profile: unknown;
   try {
-    profile = JSON.parse(readFileSync(file, "utf8"));
+    return loadProfile(file);
   } catch (e) {
-    throw usageError("cannot read board profile " + file + ": " + (e instanceof Error ? e.message : String(e)));
+    if (e instanceof BoardProfileError) throw usageError(e.message);
+    throw e;
   }
-  const problems = checkBoardProfile(profile);
-  if (problems.length > 0) throw usageError("bad board profile " + file + ":\n  - " + problems.join("\n  - "));
-  return { file, profile: profile as BoardProfile };
 }
 
 /**
@@ -45,26 +35,6 @@ export function regionBoardFinder(boardOption: string | undefined): (size: numbe
     if (boards === null) boards = boardOption !== undefined ? [readProfile(boardOption)] : knownBoards();
     return boards.find((b) => b.profile.petRegion.size === size) ?? null;
   };
-}
-
-/** The profiles in boards/ that read and check clean, in the order a file's size is matched against them. */
-function knownBoards(): LoadedProfile[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(BOARDS_DIR).filter((n) => n.endsWith(".json") && n !== "schema.json");
-  } catch {
-    names = [];
-  }
-  names.sort((a, b) => rank(a) - rank(b));
-  const out: LoadedProfile[] = [];
-  for (const n of names) {
-    try {
-      out.push(readProfile(join(BOARDS_DIR, n)));
-    } catch {
-      // a broken profile matches no file
-    }
-  }
-  return out;
 }
 
 /** Why a file of `size` bytes is no region image: of the board named by --board, or of any known board (exit 1). */
@@ -109,11 +79,6 @@ export function regionOfFile(bytes: Uint8Array, boardOption: string | undefined,
     return { bytes: bytes.subarray(k.offset, k.offset + r.size), board: k.board, where: " (the pet region at 0x" + k.offset.toString(16) + " of a " + bytes.length / 1048576 + " MiB flash dump)" };
   }
   throw notARegion(bytes.length, boardOption, path);
-}
-
-function rank(name: string): number {
-  const i = PREFERRED_BOARDS.indexOf(name);
-  return i < 0 ? PREFERRED_BOARDS.length : i;
 }
 
 /** readRegion with a bad board as a usage error (exit 2). */

@@ -209,21 +209,21 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Power-ons a boot that panicked before Espruino started may take (EARLY_PANIC). */
-const EARLY_PANIC_RETRIES = 2;
+/** Power-ons a boot that panicked before Espruino started may take (EARLY_PANIC; Espruino never printed anything). */
+const EARLY_PANIC_RETRIES = 3;
 /**
  * A panic of ESP-IDF's start-up, before Espruino printed anything: the interrupt watchdog of a core
  * whose thread the host did not run in time (seen under host load, and now and then without). No
  * code of the product has run yet, so the harness cuts the power and starts the chip again.
  */
-const EARLY_PANIC = /entry 0x[0-9a-f]+\s*\r?\nGuru Meditation Error: Core +\d panic'ed \(Interrupt wdt timeout/;
+const EARLY_PANIC = /Guru Meditation Error: Core +\d panic'ed \(Interrupt wdt timeout/;
 
 /**
  * Connects to the chip's console and waits until it answers a prompt (`>`), nudging it with Enter
  * every 2 s as the kit's espcon.py does (what the chip prints while nobody is connected is lost).
  * Resolves with everything the console printed meanwhile; a chip that gives no prompt within `ms`
  * fails naming QEMU's log and the console's last words. A boot that panics in ESP-IDF's start-up,
- * before Espruino runs (EARLY_PANIC), is powered on again, twice at most, and `chip.earlyPanics`
+ * before Espruino runs (EARLY_PANIC), is powered on again, three times at most, and `chip.earlyPanics`
  * counts it.
  */
 export async function waitForPrompt(chip: Chip, ms = 60_000): Promise<string> {

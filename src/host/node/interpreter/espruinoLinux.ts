@@ -1,6 +1,7 @@
 /**
  * Driving Espruino's Linux build from Node: start it in a directory (its flash lives there, in
- * espruino.flash), talk to its telnet console, kill it like a power cut.
+ * espruino.flash), talk to its telnet console (in the console protocol, src/boards/consoleProtocol.ts,
+ * over the one Node transport, ../serial/boardConsole.ts), kill it like a power cut.
  *
  * Facts this relies on (docs/firmware.md, "Espruino for Linux"):
  * - `espruino --telnet` serves the console on port 2323 while a client is connected; otherwise the
@@ -23,7 +24,9 @@ import { openSync, closeSync, writeSync, readFileSync, unlinkSync, existsSync, m
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
+import { evaluate, evaluation, evaluationId, parseEvaluation } from "../../../boards/consoleProtocol";
 import { packageRoot } from "../packageRoot";
+import { openBoardConsole } from "../serial/boardConsole";
 
 export const TELNET_PORT = 2323;
 export const TELNET_HOST = "127.0.0.1";
@@ -47,8 +50,6 @@ export interface EspruinoProcess {
 export interface EspruinoConsole {
   /** Runs one expression and answers its JSON-decoded value (or throws with the interpreter's error text). */
   evaluate(expr: string, ms?: number): Promise<unknown>;
-  /** Everything printed that evaluate() has not consumed (status lines, errors). */
-  pending(): string;
   close(): Promise<void>;
 }
 
@@ -280,7 +281,8 @@ export function interpreterIdentity(binary: string): Promise<{ board: string; ve
       binary,
       new Promise((done, fail) => {
         const dir = mkdtempSync(join(tmpdir(), "pet-espruino-id-"));
-        const code = 'print("<<ID"+JSON.stringify({board:process.env.BOARD,version:process.env.VERSION})+"ID>>");setTimeout(quit,1)';
+        const id = evaluationId();
+        const code = evaluation("{board:process.env.BOARD,version:process.env.VERSION}", id) + ";setTimeout(quit,1)";
         const child = spawn(binary, ["-e", code], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
         let out = "";
         const timer = setTimeout(() => child.kill("SIGKILL"), 10000);
@@ -294,8 +296,8 @@ export function interpreterIdentity(binary: string): Promise<{ board: string; ve
           clearTimeout(timer);
           child.stdin.destroy();
           rmSync(dir, { recursive: true, force: true });
-          const m = out.match(/<<ID(.*?)ID>>/);
-          if (m) done(JSON.parse(m[1] as string) as { board: string; version: string });
+          const answer = out.split(/\r?\n/).map((l) => parseEvaluation(l, id)).find((a) => a !== null);
+          if (answer && "value" in answer) done(answer.value as { board: string; version: string });
           else fail(new Error(binary + " did not say what it is (is it Espruino's Linux build?):\n" + out.slice(-500)));
         });
       }),
@@ -313,52 +315,15 @@ export async function interpreterProfile(binary: string): Promise<string> {
 }
 
 /**
- * A telnet console session. `evaluate(expr)` runs one expression and returns its JSON-decoded value
- * (or throws with the interpreter's error text). Lines start with DLE (0x10), which tells Espruino
- * not to echo them, and results come between markers so prompts and status lines do not matter.
+ * A telnet console session: the interpreter's console at 127.0.0.1:`port` over the one Node
+ * transport. `evaluate(expr)` runs one expression (the console protocol's evaluation) and returns
+ * its JSON-decoded value, or throws with the interpreter's error text; `timeoutMs` is how long an
+ * evaluation may take when it does not say.
  */
 export async function openConsole({ timeoutMs = 10000, port = TELNET_PORT } = {}): Promise<EspruinoConsole> {
-  const socket = connect(port, TELNET_HOST);
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("error", reject);
-  });
-  let buffer = "";
-  socket.on("data", (d: Buffer) => (buffer += d.toString("latin1")));
-  let counter = 0;
-
-  async function evaluate(expr: string, ms = timeoutMs): Promise<unknown> {
-    const id = ++counter;
-    const ok = "<<OK" + id + ">>";
-    const bad = "<<ERR" + id + ">>";
-    const end = "<<END" + id + ">>";
-    const line =
-      "\x10try{print(" + JSON.stringify(ok) + "+JSON.stringify(" + expr + ")+" + JSON.stringify(end) + ")}" +
-      "catch(e){print(" + JSON.stringify(bad) + "+e+" + JSON.stringify(end) + ")}\n";
-    socket.write(line);
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const iOk = buffer.indexOf(ok);
-      const iBad = buffer.indexOf(bad);
-      const iEnd = buffer.indexOf(end);
-      if (iEnd >= 0 && (iOk >= 0 || iBad >= 0)) {
-        const isOk = iOk >= 0;
-        const text = buffer.slice((isOk ? iOk + ok.length : iBad + bad.length), iEnd);
-        buffer = buffer.slice(iEnd + end.length);
-        if (!isOk) throw new Error("espruino: " + expr + " threw " + text);
-        return text === "" || text === "undefined" ? undefined : JSON.parse(text);
-      }
-      if (Date.now() > deadline) throw new Error("no answer from espruino to " + expr + " within " + ms + " ms; got:\n" + buffer);
-      await sleep(20);
-    }
-  }
+  const con = await openBoardConsole("tcp://" + TELNET_HOST + ":" + port);
   return {
-    evaluate,
-    pending: () => buffer,
-    close: () =>
-      new Promise<void>((resolve) => {
-        socket.end(() => resolve());
-        setTimeout(resolve, 500);
-      }),
+    evaluate: (expr, ms = timeoutMs) => evaluate(con.exchange, expr, "espruino: " + (expr.length > 60 ? expr.slice(0, 57) + "..." : expr), ms),
+    close: () => con.close(),
   };
 }

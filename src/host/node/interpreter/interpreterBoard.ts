@@ -20,7 +20,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readProfileFile } from "../profileFile";
+import { loadProfile } from "../boardProfiles";
 import { checkBoard, sendBundle } from "../upload/upload";
 import { espruinoShim, openConsole, startEspruino, type EspruinoConsole, type EspruinoProcess } from "./espruinoLinux";
 
@@ -118,7 +118,7 @@ export async function startInterpreterBoard(binary: string, dir: string, { ready
           // The interpreter is always a current Espruino: the block form, unless a profile's check says otherwise.
           let version = "2v29";
           if (profileFile !== undefined) {
-            const checked = await checkBoard(port, readProfileFile(profileFile), profileFile);
+            const checked = await checkBoard(port, loadProfile(profileFile));
             say(checked.line);
             version = checked.version;
           }

@@ -1,15 +1,20 @@
 /**
- * A conversation with a board's Espruino console from Node, without the espruino tool: open the port
- * (a serial device through `serialport` at 115200 baud, or tcp://HOST:PORT), type lines, wait for the
- * line that answers, close. `npm run upload` asks the board what it is with it before anything is
- * sent (src/boards/boardFit.ts), and `npm run board-check` runs its whole check through it.
+ * The one transport of the console protocol (src/boards/consoleProtocol.ts) in Node: a board's
+ * Espruino console over a serial device (through `serialport`, at the protocol's BAUD unless told
+ * otherwise) or tcp://HOST:PORT (a networked board, the emulated ESP32, and Espruino's Linux build,
+ * whose telnet console src/host/node/interpreter/espruinoLinux.ts reaches through this too). Every
+ * program of ours that talks to a board from Node goes through it: the upload, board-check, the soak,
+ * `pet-save pull` and `push`, and the tests and the bench on the interpreter. Only the upload's
+ * `--monitor`, an interactive terminal, is the espruino tool's (../upload/espruinoTool.ts).
  *
- * Lines are typed after Ctrl-P (\x10), which tells Espruino not to echo them, and answers are picked
- * out by a tag (`#pet-id `, PETPULL, ...), so the pet's own console lines and prompts do not matter.
- * No Ctrl-C is sent: a board only stops what runs, but Espruino's Linux build, which the tests talk
- * to through a pseudo-terminal or telnet, quits on a second Ctrl-C within five seconds on an empty
- * line, and the espruino tool sends its own when it connects next. A half-typed line is flushed with
- * a newline instead, as the espruino tool does.
+ * Open a console, send the protocol's lines, wait for the line that answers (`exchange`, which offers
+ * each line the board prints to the caller's pick once, in order), close. The soak also drives a
+ * serial port's modem lines (`setLines`: RTS resets an ESP32 development board) and opens the console
+ * again after each power cut; `isOpen` says when the connection dropped.
+ *
+ * No Ctrl-C is sent: a board only stops what runs, but Espruino's Linux build quits on a second Ctrl-C
+ * within five seconds on an empty line. A half-typed line is flushed with a newline instead (`ask`),
+ * as the espruino tool does.
  *
  * Opening a port that is no serial port, is busy, or is not ours to open is a ConsoleError of kind
  * "open" whose message names the cause and what to do; a board that never answers is kind "silent";
@@ -17,8 +22,8 @@
  */
 import { connect } from "node:net";
 import { createRequire } from "node:module";
+import { BAUD, command } from "../../../boards/consoleProtocol";
 
-export const DEFAULT_BAUD = 115200;
 const require = createRequire(import.meta.url);
 
 /** How a conversation failed: the port ("open"), no answer in time ("silent"), the connection dropped ("lost"). */
@@ -34,30 +39,41 @@ export class ConsoleError extends Error {
   }
 }
 
+/** A serial port's modem lines: true is asserted (the line driven low). */
+export interface ModemLines {
+  rts: boolean;
+  dtr: boolean;
+}
+
 /** An open conversation with a board's console. */
 export interface BoardConsole {
+  /** The port as named: a serial device or tcp://HOST:PORT. */
   port: string;
   /** Everything the board printed so far, one line an entry (CR removed, bytes as latin1). */
   lines: string[];
+  /** False once the connection dropped or was closed. */
+  readonly isOpen: boolean;
+  /** `listener` gets every complete line from now on. */
+  onLine(listener: (line: string) => void): void;
   send(text: string): Promise<void>;
   /**
-   * Types `js` and waits up to `ms` for a later line that `pick` maps to something other than null
-   * or undefined; types it again every `resendMs` when given (a board that was still starting).
-   */
-  ask<T>(js: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T>;
-  /**
-   * Sends `text` as it is (a line of src/boards/consoleProtocol.ts, framed already) and waits as
-   * `ask` does: the transport every shared protocol step (bootFileUpload.ts's Exchange) runs over.
+   * Sends `text` as it is (lines of src/boards/consoleProtocol.ts, framed already) and waits up to
+   * `ms` for a later line that `pick` maps to something other than null or undefined, offering each
+   * line once; sends it again every `resendMs` when given (a board that was still starting). The
+   * protocol's Exchange.
    */
   exchange<T>(text: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T>;
-  /** Types `js` and resolves with every line printed from then up to the one `endPick` accepts. */
-  run(js: string, endPick: (line: string) => unknown, ms: number, what: string): Promise<string[]>;
+  /** A newline (flushing any half-typed line), then `js` as a command line; waits as `exchange` does. */
+  ask<T>(js: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T>;
+  /** Sets a serial port's RTS and DTR together; rejects where there are none (tcp, a pseudo-terminal). */
+  setLines(lines: ModemLines): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A duplex text link to the board. */
+/** A duplex byte link to the board. */
 interface Link {
   write(text: string): Promise<void>;
+  setLines(lines: ModemLines): Promise<void>;
   close(): Promise<void>;
   onData(fn: (d: Buffer) => void): void;
   onClose(fn: () => void): void;
@@ -68,6 +84,7 @@ interface SerialLike {
   isOpen: boolean;
   write(data: Buffer, done: () => void): void;
   drain(done: () => void): void;
+  set(lines: ModemLines, done: (e: Error | null) => void): void;
   close(done: () => void): void;
   on(event: "data", fn: (d: Buffer) => void): void;
   on(event: "close" | "error", fn: () => void): void;
@@ -85,34 +102,47 @@ export function openTrouble(port: string, message: unknown): string {
   return "cannot open " + port + ": " + m.replace(/^Error: /, "");
 }
 
-/** A duplex link over serialport or a socket. */
-async function openLink(port: string, baud: number): Promise<Link> {
-  if (port.startsWith("tcp://")) {
-    const m = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(port);
-    if (!m) throw new ConsoleError("cannot read " + port + " as tcp://HOST:PORT", "open");
-    const socket = connect(Number(m[2]), m[1]);
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => resolve());
-      socket.once("error", (e) => reject(new ConsoleError(openTrouble(port, e.message), "open")));
-    });
-    socket.setNoDelay(true);
-    return {
-      write: (text) => new Promise<void>((resolve) => void socket.write(Buffer.from(text, "latin1"), () => resolve())),
-      close: () =>
-        new Promise<void>((resolve) => {
-          socket.end(() => resolve());
-          setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 500);
-        }),
-      onData: (fn) => socket.on("data", fn),
-      onClose: (fn) => {
-        socket.on("close", fn);
-        socket.on("error", fn);
-      },
-    };
-  }
+/** tcp://HOST:PORT as [host, port], or null for anything else. */
+export function tcpAddress(port: string): [string, number] | null {
+  const m = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(port);
+  return m ? [m[1] as string, Number(m[2])] : null;
+}
+
+async function openTcp(port: string): Promise<Link> {
+  const address = tcpAddress(port);
+  if (address === null) throw new ConsoleError("cannot read " + port + " as tcp://HOST:PORT", "open");
+  const socket = connect(address[1], address[0]);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("error", (e) => reject(new ConsoleError(openTrouble(port, e.message), "open")));
+  });
+  socket.setNoDelay(true);
+  return {
+    write: (text) => new Promise<void>((resolve) => void socket.write(Buffer.from(text, "latin1"), () => resolve())),
+    setLines: () => Promise.reject(new Error("a TCP console has no RTS or DTR line")),
+    close: () =>
+      new Promise<void>((resolve) => {
+        socket.end(() => resolve());
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 500);
+      }),
+    onData: (fn) => socket.on("data", fn),
+    onClose: (fn) => {
+      socket.on("close", fn);
+      socket.on("error", fn);
+    },
+  };
+}
+
+/**
+ * A serial port at `baud`. Both modem lines are released at once after opening: on ESP32 development
+ * boards RTS drives EN (reset) and DTR drives IO0 (BOOT), and released together they let the board
+ * run normally (opening a port asserts both on Linux, which the boards' circuit also ignores; a change
+ * of one alone would reset the board or select its ROM loader). A pseudo-terminal has no lines: fine.
+ */
+async function openSerial(port: string, baud: number): Promise<Link> {
   let SerialPort: new (o: { path: string; baudRate: number }, opened: (e: Error | null) => void) => SerialLike;
   try {
     ({ SerialPort } = require("serialport") as { SerialPort: typeof SerialPort });
@@ -122,8 +152,15 @@ async function openLink(port: string, baud: number): Promise<Link> {
   const serial = await new Promise<SerialLike>((resolve, reject) => {
     const p: SerialLike = new SerialPort({ path: port, baudRate: baud }, (e) => (e ? reject(new ConsoleError(openTrouble(port, e.message), "open")) : resolve(p)));
   });
+  const setLines = (lines: ModemLines): Promise<void> => new Promise<void>((resolve, reject) => serial.set(lines, (e) => (e ? reject(e) : resolve())));
+  await setLines({ rts: false, dtr: false }).catch(() => undefined);
   return {
-    write: (text) => new Promise<void>((resolve) => serial.write(Buffer.from(text, "latin1"), () => serial.drain(() => resolve()))),
+    write: (text) =>
+      new Promise<void>((resolve) => {
+        if (!serial.isOpen) return resolve();
+        serial.write(Buffer.from(text, "latin1"), () => serial.drain(() => resolve()));
+      }),
+    setLines,
     close: () => new Promise<void>((resolve) => (serial.isOpen ? serial.close(() => resolve()) : resolve())),
     onData: (fn) => serial.on("data", fn),
     onClose: (fn) => {
@@ -134,9 +171,10 @@ async function openLink(port: string, baud: number): Promise<Link> {
 }
 
 /** Opens the console of the board at `port` (a serial device or tcp://HOST:PORT). */
-export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {}): Promise<BoardConsole> {
-  const link = await openLink(port, baud);
+export async function openBoardConsole(port: string, { baud = BAUD } = {}): Promise<BoardConsole> {
+  const link = port.startsWith("tcp://") ? await openTcp(port) : await openSerial(port, baud);
   const lines: string[] = [];
+  const lineListeners: ((line: string) => void)[] = [];
   let partial = "";
   let closed = false;
   const waiters = new Set<() => void>();
@@ -144,8 +182,10 @@ export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {
     partial += d.toString("latin1");
     let i;
     while ((i = partial.indexOf("\n")) >= 0) {
-      lines.push(partial.slice(0, i).replace(/\r$/, ""));
+      const line = partial.slice(0, i).replace(/\r$/, "");
+      lines.push(line);
       partial = partial.slice(i + 1);
+      for (const l of lineListeners) l(line);
     }
     for (const w of waiters) w();
   });
@@ -154,15 +194,8 @@ export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {
     for (const w of waiters) w();
   });
 
-  /** The console line for `js`: echo off, then the code. */
-  const line = (js: string): string => "\x10" + js + "\n";
-
-  function ask<T>(js: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T> {
-    return exchange("\n" + line(js), pick, ms, what, resendMs);
-  }
-
   function exchange<T>(text: string, pick: (line: string) => T | null | undefined, ms: number, what: string, resendMs?: number): Promise<T> {
-    const from = lines.length;
+    let next = lines.length;
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let again: ReturnType<typeof setInterval> | undefined;
@@ -173,8 +206,8 @@ export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {
         fn(v);
       };
       const check = (): void => {
-        for (let k = from; k < lines.length; k++) {
-          const v = pick(lines[k] as string);
+        for (; next < lines.length; next++) {
+          const v = pick(lines[next] as string);
           if (v !== null && v !== undefined) return done(resolve, v);
         }
         if (closed) done(reject, new ConsoleError("the connection to " + port + " closed while waiting for " + what, "lost"));
@@ -186,20 +219,21 @@ export async function openBoardConsole(port: string, { baud = DEFAULT_BAUD } = {
     });
   }
 
-  /** Types `js` and resolves with every line printed from then up to the one `endPick` accepts. */
-  async function run(js: string, endPick: (line: string) => unknown, ms: number, what: string): Promise<string[]> {
-    const from = lines.length;
-    await ask<unknown>(js, endPick, ms, what);
-    return lines.slice(from);
-  }
-
   return {
     port,
     lines,
+    get isOpen() {
+      return !closed;
+    },
+    onLine: (listener) => void lineListeners.push(listener),
     send: (text: string) => link.write(text),
-    ask,
     exchange,
-    run,
-    close: () => link.close(),
+    ask: (js, pick, ms, what, resendMs) => exchange("\n" + command(js), pick, ms, what, resendMs),
+    setLines: (l) => link.setLines(l),
+    close: async () => {
+      await link.close();
+      closed = true;
+      for (const w of waiters) w();
+    },
   };
 }

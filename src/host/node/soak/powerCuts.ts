@@ -13,7 +13,7 @@
  *   same flash file (src/host/node/interpreter/interpreterBoard.ts): for the flash file a faithful power cut.
  */
 import { spawn } from "node:child_process";
-import type { BoardLink } from "./boardLink";
+import type { BoardConsole } from "../serial/boardConsole";
 
 export type CutKind = "rts" | "command" | "manual" | "kill";
 
@@ -25,8 +25,8 @@ export interface PowerCut {
   cutsFlashPower: boolean;
   /** How long the board may take to answer again after cut() returned. */
   backWithinMs: number;
-  /** Does the cut; `link` is the console's link now, `say` tells the person. Throws when it cannot cut. */
-  cut(link: BoardLink | null, say: (line: string) => void, round: number): Promise<void>;
+  /** Does the cut; `con` is the board's console now, `say` tells the person. Throws when it cannot cut. */
+  cut(con: BoardConsole | null, say: (line: string) => void, round: number): Promise<void>;
 }
 
 /** A cut that could not be made at all (no RTS line, a command that failed): the soak stops. */
@@ -50,15 +50,15 @@ export function rtsCut(): PowerCut {
     describe: "a reset through the serial adapter's RTS line (EN on ESP32 development boards)",
     cutsFlashPower: false,
     backWithinMs: 30_000,
-    async cut(link) {
-      if (link === null || !link.isOpen) throw new CutError("the serial port closed before the reset");
+    async cut(con) {
+      if (con === null || !con.isOpen) throw new CutError("the serial port closed before the reset");
       try {
-        await link.setLines({ rts: true, dtr: false });
+        await con.setLines({ rts: true, dtr: false });
         await sleep(RESET_HOLD_MS);
-        await link.setLines({ rts: false, dtr: false });
+        await con.setLines({ rts: false, dtr: false });
       } catch (e) {
         throw new CutError(
-          "cannot drive the RTS line of " + link.name + " (" + (e instanceof Error ? e.message : String(e)) + "): it has no modem lines " +
+          "cannot drive the RTS line of " + con.port + " (" + (e instanceof Error ? e.message : String(e)) + "): it has no modem lines " +
             "(a TCP console or a pseudo-terminal does not). Cut the power with --cut-with CMD or --manual instead",
         );
       }
@@ -73,7 +73,7 @@ export function commandCut(command: string, timeoutMs = 120_000): PowerCut {
     describe: "the command " + JSON.stringify(command) + " (it must cut the power and give it back)",
     cutsFlashPower: true,
     backWithinMs: 60_000,
-    cut(_link, say, round) {
+    cut(_con, say, round) {
       say("round " + round + ": cutting the power: " + command);
       return new Promise((done, fail) => {
         const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -105,7 +105,7 @@ export function manualCut(): PowerCut {
     describe: "you, unplugging the board and plugging it back when asked",
     cutsFlashPower: true,
     backWithinMs: 600_000,
-    async cut(_link, say, round) {
+    async cut(_con, say, round) {
       say("round " + round + ": UNPLUG THE BOARD NOW (it is saving), then plug it back in");
     },
   };

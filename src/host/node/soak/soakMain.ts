@@ -12,15 +12,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BOARDS_DIR, readProfile } from "../cli/regionFile";
-import { CliError } from "../cli/io";
-import type { LoadedProfile } from "../../../inspect/regionReport";
+import { deviceProfile, loadProfile, profileFileFor, type LoadedDeviceProfile } from "../boardProfiles";
 import { interpreterProfile } from "../interpreter/espruinoLinux";
 import { startInterpreterBoard } from "../interpreter/interpreterBoard";
 import { packageVersion } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
 import { PortError, resolveBoardPort } from "../serial/serialPorts";
-import { openSerialLink, openTcpLink, type BoardLink } from "./boardLink";
+import { BAUD, command } from "../../../boards/consoleProtocol";
+import { openBoardConsole, tcpAddress, type BoardConsole } from "../serial/boardConsole";
 import { commandCut, CutError, killCut, manualCut, RESET_IS_NOT_POWER_LOSS, rtsCut, type PowerCut } from "./powerCuts";
 import { STOP_SAVING } from "./soakProtocol";
 import { runSoak, SoakSetupError, type SoakReport } from "./soakRun";
@@ -52,12 +51,13 @@ options:
       --dir DIR     with --espruino: where the interpreter runs and keeps its flash file (default: a
                     temporary directory, removed at the end)
       --rounds N    how many cuts (default 20)
-      --board FILE  the board profile whose region is read (default boards/esp32.json; with
-                    --espruino, the profile for that build)
+      --board FILE  the board profile: the board must fit it, and its region is read (default:
+                    env BOARD, else boards/esp32.json; with --espruino, else the profile for that
+                    build)
       --interval MS  between two saves on the board (default 50)
       --window MS   the cut comes within this long after a round's first confirmed save (default 3000)
       --seed N      the random instants; printed at the start so a run can be repeated
-  -b, --baud N      serial speed (default 115200)
+  -b, --baud N      serial speed (default ${BAUD})
       --json        print one JSON object on stdout (rounds, confirmedSaves, lostSaves, problems,
                     cut, cutsFlashPower, roundResults, ...); the progress goes to stderr
   -h, --help        this help
@@ -72,8 +72,9 @@ examples:
 exit status:
   0  every round held: no confirmed save was lost
   1  a save was lost, or a round went wrong (a save failed on the board, it did not come back)
-  2  usage, or the soak could not start or cut at all (no board, no pet running, a bad profile,
-     a board that kept running through an RTS "cut"); the message says why
+  2  usage, or the soak could not start or cut at all (no board, a board the profile does not
+     fit, no pet running, a bad profile, a board that kept running through an RTS "cut"); the
+     message says why
 `;
 
 export const EXIT_HELD = 0;
@@ -104,8 +105,8 @@ function positiveInt(name: string, v: string | undefined, dflt: number, min = 1)
 /** Where the soak runs and how it cuts; `close` undoes what was set up. */
 interface Target {
   describe: string;
-  board: LoadedProfile;
-  connect(): Promise<BoardLink>;
+  board: LoadedDeviceProfile;
+  connect(): Promise<BoardConsole>;
   cut: PowerCut;
   close(): Promise<void>;
 }
@@ -119,8 +120,9 @@ async function interpreterTarget(
 ): Promise<Target> {
   const firmwareFor = tools.firmwareFor;
   if (firmwareFor === undefined) throw new SoakSetupError("--espruino builds the firmware, which only `npm run soak` (scripts/soak.js) can do");
-  const profile = boardOption ?? (await interpreterProfile(binary));
-  const board = readProfile(profile);
+  // The profile named (--board, else env BOARD), else the one for the interpreter's own build.
+  const profile = boardOption !== undefined || process.env.BOARD ? profileFileFor(boardOption) : await interpreterProfile(binary);
+  const board = deviceProfile(loadProfile(profile), "soak");
   const dir = dirOption ? resolve(dirOption) : mkdtempSync(join(tmpdir(), "pet-soak-"));
   const ib = await startInterpreterBoard(binary, dir);
   const close = async (): Promise<void> => {
@@ -141,7 +143,7 @@ async function interpreterTarget(
   return {
     describe: "Espruino's Linux build (" + binary + "), not a board",
     board,
-    connect: () => openTcpLink("127.0.0.1", ib.port),
+    connect: () => openBoardConsole("tcp://127.0.0.1:" + ib.port),
     cut: killCut(() => ib.powerCut()),
     close,
   };
@@ -164,8 +166,8 @@ async function portTarget(named: string | undefined, cut: PowerCut, baud: number
     throw e;
   }
   for (const l of first.lines) say(l);
-  const board = readProfile(boardOption ?? join(BOARDS_DIR, "esp32.json"));
-  const tcp = /^tcp:\/\/([^:/]+):(\d+)$/.exec(first.path);
+  const board = deviceProfile(loadProfile(profileFileFor(boardOption)), "soak");
+  const tcp = tcpAddress(first.path);
   if (first.path.startsWith("tcp://") && tcp === null) throw new SoakSetupError("a tcp port is tcp://HOST:PORT, got " + first.path);
   if (tcp !== null && cut.kind === "rts") {
     throw new SoakSetupError("a tcp:// console has no RTS line to reset the board with: cut the power with --cut-with CMD or --manual");
@@ -174,7 +176,7 @@ async function portTarget(named: string | undefined, cut: PowerCut, baud: number
     describe: first.path,
     board,
     // An unplugged board may come back under another name: without --port it is looked for again.
-    connect: async () => (tcp !== null ? openTcpLink(tcp[1] as string, Number(tcp[2])) : openSerialLink(named ? first.path : await find(), baud)),
+    connect: async () => openBoardConsole(tcp !== null || named ? first.path : await find(), { baud }),
     cut,
     close: async () => undefined,
   };
@@ -219,7 +221,7 @@ export async function soakMain(
     intervalMs = positiveInt("interval", v.interval as string | undefined, 50);
     windowMs = positiveInt("window", v.window as string | undefined, 3000);
     seed = positiveInt("seed", v.seed as string | undefined, (Date.now() % 2147483647) + 1);
-    baud = positiveInt("baud", v.baud as string | undefined, 115200);
+    baud = positiveInt("baud", v.baud as string | undefined, BAUD);
     if (v["cut-with"] !== undefined && v.manual) throw new Error("--cut-with and --manual are two ways to cut: choose one");
     if (v.espruino !== undefined && (v.port !== undefined || v["cut-with"] !== undefined || v.manual || v.baud !== undefined)) {
       throw new Error("--espruino runs the interpreter and cuts it itself: it takes none of --port, --cut-with, --manual, --baud");
@@ -242,10 +244,10 @@ export async function soakMain(
   const say = (line: string): void => (json ? io.err(line + "\n") : io.out(line + "\n"));
 
   let target: Target | null = null;
-  let current: BoardLink | null = null;
+  let current: BoardConsole | null = null;
   const onInterrupt = (): void => {
     // Leave no board saving every few milliseconds: stop the round's interval, then go.
-    if (current !== null && current.isOpen) current.write("\x10" + STOP_SAVING + "\n");
+    if (current !== null && current.isOpen) void current.send(command(STOP_SAVING));
     setTimeout(() => process.exit(130), 300);
   };
   process.once("SIGINT", onInterrupt);
@@ -275,7 +277,7 @@ export async function soakMain(
     return report.lostSaves > 0 || report.problems.length > 0 ? EXIT_LOST : EXIT_HELD;
   } catch (e) {
     // A board the soak cannot work with (no port, no pet, a cut that cannot be made, a bad profile).
-    if (e instanceof SoakSetupError || e instanceof CutError || e instanceof CliError || e instanceof Error) {
+    if (e instanceof SoakSetupError || e instanceof CutError || e instanceof Error) {
       io.err("soak: " + e.message + "\n");
       return EXIT_USAGE;
     }

@@ -1,14 +1,21 @@
 /**
- * The soak's rounds (docs/board.md, "Cut the power, many times"): the board saves continuously and
- * reports each confirmed save; at a random instant its power is cut; once it answers again the
- * region is read and judged against the confirmed saves (soakProtocol.ts). The result is a report
- * with at least `rounds`, `confirmedSaves`, `lostSaves` and `problems` (empty when everything held).
+ * The soak's rounds (docs/board.md, "Cut the power, many times"): the board is first asked what it is
+ * and refused at once when the profile does not fit it (src/boards/boardFit.ts, as the upload refuses
+ * it); then it saves continuously and reports each confirmed save; at a random instant its power is
+ * cut; once it answers again the region is read and judged against the confirmed saves
+ * (soakProtocol.ts). The result is a report with at least `rounds`, `confirmedSaves`, `lostSaves` and
+ * `problems` (empty when everything held). Everything is said through the console protocol
+ * (src/boards/consoleProtocol.ts) over the one Node transport (../serial/boardConsole.ts).
  */
 import { createPrng } from "../../../storage/norFlashSim";
-import { parsePullLines, pullProgram } from "../../../inspect/regionPull";
+import { evaluate as evaluateOver } from "../../../boards/consoleProtocol";
+import type { DeviceBoardProfile } from "../../../boards/boardProfile";
+import { logPullProgram, pullOver } from "../../../inspect/regionPull";
 import { readRegion, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import type { PayloadJson } from "../../../save/payloadJson";
-import { BoardConsole, type BoardLink } from "./boardLink";
+import { shortPath } from "../packageRoot";
+import type { BoardConsole } from "../serial/boardConsole";
+import { boardLine, identifyBoard, misfitText } from "../serial/identifyBoard";
 import { CutError, RESET_IS_NOT_POWER_LOSS, type PowerCut } from "./powerCuts";
 import { checkReadBack, parseSoakLines, PET_STATUS, PROBE, savingProgram, STOP_SAVING, type ConfirmedSave } from "./soakProtocol";
 
@@ -19,9 +26,10 @@ export interface SoakOptions {
   /** The cut comes at a random instant within this many ms after the round's first confirmed save. */
   windowMs: number;
   seed: number;
+  /** The board's profile, a device profile: the board must fit it, and its region is read. */
   board: LoadedProfile;
   /** Opens the board's console (again after a cut: the port may have come back under a new name). */
-  connect(): Promise<BoardLink>;
+  connect(): Promise<BoardConsole>;
   cut: PowerCut;
   /** Progress for the person, one line at a time. */
   say(line: string): void;
@@ -58,8 +66,11 @@ export interface SoakReport {
   roundResults: RoundResult[];
 }
 
-/** A board the soak cannot work with at all (no pet, nothing to protect): the run stops at once. */
+/** A board the soak cannot work with at all (one the profile does not fit, no pet, nothing to protect): the run stops at once. */
 export class SoakSetupError extends Error {}
+
+/** How long an evaluation may take when nothing else is said. */
+const EVALUATE_MS = 10_000;
 
 /** A probe unanswered this long is sent again (a board still booting, a console reconnecting). */
 const PROBE_MS = 400;
@@ -75,12 +86,21 @@ function counters(s: PayloadJson | null): { updateCount: string; elapsedMs: stri
   return s === null ? null : { updateCount: s.updateCount, elapsedMs: s.elapsedMs };
 }
 
-/** The region as the board holds it, read in one synchronous program (no save falls inside it). */
+/** Evaluates `expr` on the board (the protocol's evaluation); its value, or an Error naming the expression. */
+function evaluate<T>(con: BoardConsole, expr: string, ms = EVALUATE_MS): Promise<T> {
+  return evaluateOver<T>(con.exchange, expr, expr.length > 60 ? expr.slice(0, 57) + "..." : expr, ms);
+}
+
+/**
+ * The region as the slot log sees it, read in one synchronous program (no save falls inside it):
+ * every sector's header and marks, and whole the sectors whose header is not erased
+ * (logPullProgram), which is everything the next boot's restore reads. A sector holds 48 saves, so
+ * a soak's rounds fill few: reading those alone is what keeps a round short on a slow console or
+ * chip (the whole 64 KiB took 70 s on the emulated ESP32; about 10 s at 115200 baud on a board).
+ */
 async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<RegionContents> {
   const r = board.profile.petRegion;
-  // About 10 s for 64 KiB at 115200 baud; far less over TCP.
-  const text = await con.run(pullProgram(r.address, r.size), 30_000 + r.size / 4, "reading the pet region");
-  return readRegion(parsePullLines(text, r.size), board);
+  return readRegion(await pullOver(con.exchange, logPullProgram(r.address, r.size, r.pageSize), r.size), board);
 }
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
@@ -101,19 +121,21 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     roundResults: [],
   };
   let roundLines: string[] = [];
-  let link = await o.connect();
-  let con = new BoardConsole(link);
+  let con = await o.connect();
   const listen = (c: BoardConsole): void => c.onLine((line) => roundLines.push(line));
   listen(con);
 
   try {
-    const probe = (await con.evaluate(PROBE)) as { pet: boolean; soak: boolean };
-    if (!probe.pet) throw new SoakSetupError("the board at " + link.name + " has no pet console: the pet firmware is not running on it (upload it with npm run upload)");
-    if (probe.soak) await con.evaluate(STOP_SAVING); // left running by a soak that was interrupted
-    report.boardInfo = (await con.evaluate("({board:String(process.env.BOARD),version:String(process.env.VERSION)})")) as { board: string; version: string };
-    o.say("board: " + report.boardInfo.board + ", Espruino " + report.boardInfo.version + ", at " + link.name);
+    // The fit rule first, before anything is read or run: a board the profile does not fit is refused at once.
+    const { report: seen, fit } = await identifyBoard(con, o.board.profile as DeviceBoardProfile, shortPath(o.board.file));
+    if (!fit.fits) throw new SoakSetupError(misfitText(con.port, seen, fit, shortPath(o.board.file)) + " Nothing was read or written.");
+    report.boardInfo = { board: seen.board, version: seen.version };
+    o.say("board: " + boardLine(seen) + " at " + con.port + ": fits " + shortPath(o.board.file));
+    const probe = await evaluate<{ pet: boolean; soak: boolean }>(con, PROBE);
+    if (!probe.pet) throw new SoakSetupError("the board at " + con.port + " has no pet console: the pet firmware is not running on it (upload it with npm run upload)");
+    if (probe.soak) await evaluate(con, STOP_SAVING); // left running by a soak that was interrupted
     const region = await readBoardRegion(con, o.board);
-    const live = (await con.evaluate(PET_STATUS)) as PayloadJson | null;
+    const live = await evaluate<PayloadJson | null>(con, PET_STATUS);
     if (region.current.status !== "ok" || region.current.payload === null || live === null) {
       throw new SoakSetupError(
         "the board's pet region holds no readable save (" + region.current.status + ": " + region.current.message + "); " +
@@ -132,16 +154,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       // what it found; a cut that cannot be made at all is the caller's (CutError).
       try {
         roundLines = [];
-        await con.evaluate(savingProgram(round, o.intervalMs));
+        await evaluate(con, savingProgram(round, o.intervalMs));
         const firstBy = Date.now() + FIRST_SAVE_MS;
-        while (parseSoakLines(roundLines, round).saves.length === 0 && Date.now() < firstBy && link.isOpen) await sleep(20);
+        while (parseSoakLines(roundLines, round).saves.length === 0 && Date.now() < firstBy && con.isOpen) await sleep(20);
         const delay = random() % Math.max(1, o.windowMs);
         await sleep(delay);
         const cutAt = Date.now();
         try {
-          await o.cut.cut(link, o.say, round);
+          await o.cut.cut(con, o.say, round);
         } catch (e) {
-          if (link.isOpen) await con.evaluate(STOP_SAVING).catch(() => undefined);
+          if (con.isOpen) await evaluate(con, STOP_SAVING).catch(() => undefined);
           throw e;
         }
         // Back: the board answers and runs no soak interval any more (it restarted).
@@ -153,10 +175,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
             report.problems.push("round " + round + ": the board did not answer within " + o.cut.backWithinMs / 1000 + " s of the cut");
             break;
           }
-          if (!link.isOpen) {
+          if (!con.isOpen) {
             try {
-              link = await o.connect();
-              con = new BoardConsole(link);
+              con = await o.connect();
               listen(con);
             } catch {
               await sleep(500);
@@ -165,13 +186,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           }
           let p: { pet: boolean; soak: boolean };
           try {
-            p = (await con.evaluate(PROBE, PROBE_MS)) as { pet: boolean; soak: boolean };
+            p = await evaluate<{ pet: boolean; soak: boolean }>(con, PROBE, PROBE_MS);
           } catch {
             await sleep(200);
             continue;
           }
           if (p.soak && o.cut.kind !== "manual" && Date.now() > stillRunningBy) {
-            await con.evaluate(STOP_SAVING).catch(() => undefined);
+            await evaluate(con, STOP_SAVING).catch(() => undefined);
             throw new CutError(
               "round " + round + ": the board kept running through the cut: it never restarted" +
                 (o.cut.kind === "rts" ? " (is RTS wired to EN on this board? If not, use --cut-with CMD or --manual)" : ""),
@@ -188,7 +209,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         if (saves.length === 0 && failures.length === 0) report.problems.push("round " + round + ": the board confirmed no save before the cut (none within " + FIRST_SAVE_MS / 1000 + " s)");
         if (!back) break;
         const region = await readBoardRegion(con, o.board);
-        const live = (await con.evaluate(PET_STATUS)) as PayloadJson | null;
+        const live = await evaluate<PayloadJson | null>(con, PET_STATUS);
         const check = checkReadBack(region, [lastConfirmed, ...saves], live, report.pet.nameHex);
         const confirmedNow = saves.length > 0 ? (saves[saves.length - 1] as ConfirmedSave) : lastConfirmed;
         report.lostSaves += check.lost;
@@ -219,7 +240,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     }
   } finally {
     report.durationMs = Date.now() - started;
-    await link.close().catch(() => undefined);
+    await con.close().catch(() => undefined);
   }
   return report;
 }

@@ -26,18 +26,17 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { BoardProfile, DeviceBoardProfile } from "../../../boards/boardProfile";
 import { packageRoot, packageVersion, shortPath } from "../packageRoot";
 import { PROCESS_IO, type CommandIo } from "../commandIo";
-import { profileFileFromEnv, readProfileFile } from "../profileFile";
+import { deviceProfile, loadProfile, profileFileFor } from "../boardProfiles";
+import type { LoadedProfile } from "../../../inspect/regionReport";
 import { ConsoleError, openBoardConsole } from "../serial/boardConsole";
-import { boardLine, identifyBoard } from "../serial/identifyBoard";
+import { boardLine, identifyBoard, misfitText } from "../serial/identifyBoard";
 import { formatPortList, listSerialPorts, PortError, resolveBoardPort } from "../serial/serialPorts";
 import { cliSpawn, monitorArgs, writeUploaderBoard } from "./espruinoTool";
 import * as P from "../../../boards/consoleProtocol";
 import { ACK_MS, UploadStopped, writeBootFile } from "../../../boards/bootFileUpload";
 import { BLOCK_SCOPE_SINCE, bundleForVersion } from "../../../boards/bundleForm";
-import { DEFAULT_BAUD } from "../serial/boardConsole";
 
 const BOOT_FILE = P.BOOT_FILE;
 
@@ -76,7 +75,7 @@ region keeps the pet across uploads.
 options:
   -p, --port P       the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
                      without it, the one ESP32 board plugged in
-  -b, --baud N       serial speed (default ${DEFAULT_BAUD})
+  -b, --baud N       serial speed (default ${P.BAUD})
       --list         print the serial ports and what is known of each, and exit
       --dry-run      write what would be typed at the console to a file instead of talking to a board
       --out FILE     the dry run's file (default dist/upload.js)
@@ -124,7 +123,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { port: null, list: false, dryRun: false, out: null, bundle: undefined, entry: undefined, baud: DEFAULT_BAUD, monitor: false, verbose: false, help: false, version: false, forVersion: "" };
+  const opts: Options = { port: null, list: false, dryRun: false, out: null, bundle: undefined, entry: undefined, baud: P.BAUD, monitor: false, verbose: false, help: false, version: false, forVersion: "" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -166,26 +165,20 @@ export interface CheckedBoard {
 }
 
 /**
- * Asks the board at `port` what it is and refuses one `profile` does not fit, before anything of
- * the pet is built or sent.
+ * Asks the board at `port` what it is and refuses one the profile `loaded` does not fit, before
+ * anything of the pet is built or sent.
  */
-export async function checkBoard(port: string, profile: BoardProfile, file: string, baud = DEFAULT_BAUD): Promise<CheckedBoard> {
-  if (profile.host === "desktop") throw new Error(shortPath(file) + " is a simulator's profile (host desktop): there is no board to upload it to; use BOARD=boards/esp32.json");
+export async function checkBoard(port: string, loaded: LoadedProfile, baud = P.BAUD): Promise<CheckedBoard> {
+  const { file, profile } = deviceProfile(loaded, "upload it to");
   const con = await openBoardConsole(port, { baud });
   let identified;
   try {
-    identified = await identifyBoard(con, profile as DeviceBoardProfile, shortPath(file));
+    identified = await identifyBoard(con, profile, shortPath(file));
   } finally {
     await con.close();
   }
   const { report, fit } = identified;
-  if (!fit.fits) {
-    const p = fit.problems[0]!;
-    throw new Error(
-      "the board at " + port + " (" + boardLine(report) + ") does not fit " + shortPath(file) + ": " + p.message + ". " + p.todo.charAt(0).toUpperCase() + p.todo.slice(1) +
-        ". Nothing was sent.",
-    );
-  }
+  if (!fit.fits) throw new Error(misfitText(port, report, fit, shortPath(file)) + " Nothing was sent.");
   const r = fit.region;
   return {
     line: boardLine(report) + " at " + port + ": fits " + shortPath(file) + " (pet region 0x" + r.address.toString(16) + ", " + r.size + " bytes, in free flash, outside Storage)",
@@ -214,7 +207,7 @@ export function uploadText(code: string): string {
  * it goes. Throws an Error in one line when it did not go through (its message says why, without
  * "upload failed").
  */
-export async function sendBundle(port: string, code: string, version: string, say: (line: string) => void, { baud = DEFAULT_BAUD, verbose = false } = {}): Promise<void> {
+export async function sendBundle(port: string, code: string, version: string, say: (line: string) => void, { baud = P.BAUD, verbose = false } = {}): Promise<void> {
   const sent = bundleForVersion(code, version);
   const con = await openBoardConsole(port, { baud });
   try {
@@ -269,7 +262,7 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     say("serial ports (path, USB vendor:product, maker and product):\n" + formatPortList((await listSerialPorts()).ports));
     return;
   }
-  const boardFile = profileFileFromEnv();
+  const boardFile = profileFileFor();
   let port = "";
   let version = "";
   // Find the board and ask it what it is before building, so a missing or wrong board costs no build time.
@@ -277,7 +270,7 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     const found = await resolveBoardPort(opts.port);
     for (const line of found.lines) say(line);
     port = found.path;
-    const checked = await checkBoard(port, readProfileFile(boardFile), boardFile, opts.baud);
+    const checked = await checkBoard(port, loadProfile(boardFile), opts.baud);
     say(checked.line);
     version = checked.version;
   }
@@ -298,7 +291,7 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     try {
       say("monitor on " + port + " (Ctrl-C twice to leave)");
       await new Promise((done) => {
-        const how = cliSpawn(monitorArgs({ boardJson: board.file, port, baud: opts.baud }), { port, markers: false });
+        const how = cliSpawn(monitorArgs({ boardJson: board.file, port, baud: opts.baud }), { port });
         const child = spawn(how.command, how.args, { stdio: "inherit", env: how.env });
         child.on("close", done);
       });
