@@ -9,8 +9,15 @@
  * region, more on a busy host. Page by page, a board that keeps answering is read to the end however
  * slow its flash, one that stops is given up on within a page's limit, and nothing else is sent
  * while a page is still being printed.
+ *
+ * `logOnly` reads what the slot log reads and no more (logPullProgram, the soak's read after a cut):
+ * each sector's first chunk, and the rest of it only when its header is not erased, the parts left
+ * out taken as erased. The pet that image restores is the one the board would boot with; the
+ * backups before an upload, a hatch or a restore read so, which on an empty region is 16 chunks
+ * instead of 256 (seconds instead of over a minute on the emulated ESP32). "Download region image"
+ * and the copy into the simulator read every byte.
  */
-import { pullOver, pullProgram } from "../../inspect/regionPull";
+import { logPullProgram, pullOver, pullProgram } from "../../inspect/regionPull";
 import { readRegion } from "../../inspect/regionReport";
 import type { BoardProfile } from "../../boards/boardProfile";
 import type { Exchange } from "./protocol";
@@ -19,11 +26,13 @@ export async function pullRegion(
   exchange: Exchange,
   region: BoardProfile["petRegion"],
   progress: (bytes: number) => void,
+  { logOnly = false }: { logOnly?: boolean } = {},
 ): Promise<{ bytes: Uint8Array; summary: string }> {
   const bytes = new Uint8Array(region.size);
   for (let at = 0; at < region.size; at += region.pageSize) {
     const size = Math.min(region.pageSize, region.size - at);
-    bytes.set(await pullOver(exchange, pullProgram(region.address + at, size), size, (n) => progress(at + n)), at);
+    const program = logOnly ? logPullProgram(region.address + at, size, region.pageSize) : pullProgram(region.address + at, size);
+    bytes.set(await pullOver(exchange, program, size, (n) => progress(at + n)), at);
   }
   const c = readRegion(bytes, { file: "boards/esp32.json", profile: { name: "ESP32", petRegion: region } as BoardProfile });
   const summary = c.current.status === "ok" ? "current save at sector " + c.current.sector + " slot " + c.current.slot : "no readable save in it (" + c.current.status + ")";
