@@ -17,7 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildWeb } from "../scripts/lib/buildWeb.js";
 import { serveStatic } from "../scripts/lib/staticServer.js";
-import { ESPTOOL_PYTHON, type Kit } from "../src/host/node/emulatedChip/qemuChip";
+import type { Kit } from "../src/host/node/emulatedChip/qemuChip";
+import { ESPTOOL_PYTHON } from "./chip-esptool";
 import { launchBrowser, type TestBrowser } from "./web-browser";
 
 export interface StubPage {
