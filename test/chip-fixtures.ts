@@ -38,6 +38,14 @@ export async function bootChip(image: string, options: { port?: number } = {}): 
   return chip;
 }
 
+/**
+ * Kills every QEMU running on `image`: the soak's cut script starts the chip again by itself, so the
+ * test's Chip no longer knows the last one's process (a leftover would load the host for the next file).
+ */
+export function stopEveryChipOn(image: string): Promise<Run> {
+  return runCommand("pkill", ["-KILL", "-f", "--", "file=" + image + ",if=mtd"]);
+}
+
 export interface Run {
   code: number;
   out: string;

@@ -9,10 +9,10 @@
  * to load (nothing mixed).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Chip } from "../src/host/node/emulatedChip/qemuChip";
-import { bootChip, installedImage, ROOT, runCommand } from "./chip-fixtures";
+import { bootChip, installedImage, ROOT, runCommand, stopEveryChipOn } from "./chip-fixtures";
 
 const ROUNDS = 20;
 
@@ -38,12 +38,16 @@ describe("power cuts on the emulated ESP32 while the pet saves", () => {
   let chip: Chip | null = null;
   afterAll(async () => {
     await chip?.stop();
+    await stopEveryChipOn(image);
   });
 
   it(ROUNDS + " cuts at random instants: the soak loses no confirmed save, and pet-save inspect finds each one in the flash file", async () => {
     chip = await bootChip(image);
     const cut = [join(ROOT, "test", "fixtures", "chip-power-cycle.sh"), image, String(chip.port), record].join(" ");
     const r = await runCommand("npm", ["run", "-s", "soak", "--", "--port", chip.consoleUrl, "--cut-with", cut, "--rounds", String(ROUNDS), "--window", "1500", "--json"], {}, 900_000);
+    // Start-ups the cut script powered on again (the emulator's, before Espruino ran): said, not hidden.
+    const restarts = existsSync(record + ".restarts") ? readFileSync(record + ".restarts", "utf8").trim().split("\n").length : 0;
+    console.log("chip soak: " + ROUNDS + " cuts; " + restarts + " start-up(s) stopped in ESP-IDF before Espruino ran and were powered on again");
     expect(r.code, r.err).toBe(0);
     const soak = JSON.parse(r.out) as SoakJson;
     expect(soak.rounds).toBe(ROUNDS);

@@ -72,8 +72,13 @@ export class SoakSetupError extends Error {}
 /** How long an evaluation may take when nothing else is said. */
 const EVALUATE_MS = 10_000;
 
-/** A probe unanswered this long is sent again (a board still booting, a console reconnecting). */
-const PROBE_MS = 400;
+/**
+ * A probe unanswered this long is sent again (a board still booting, a console reconnecting). Not
+ * shorter: Espruino 2v06 on the emulated ESP32 answers a line in 0.6 s when idle and later while the
+ * pet starts, and at 0.4 s every probe there was given up just before its answer came, so the soak
+ * waited out its 60 s and called a board that was back "not answering".
+ */
+const PROBE_MS = 3000;
 const FIRST_SAVE_MS = 20_000;
 /** A board still running the round's interval this long after a reset or command did not restart. */
 const NOT_RESTARTED_MS = 15_000;
