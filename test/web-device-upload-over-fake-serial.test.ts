@@ -123,6 +123,10 @@ describe("web device tab", () => {
     expect(state.files[".bootcde"]).toBe(esp32Bundle);
     expect(state.writes).toBe(Math.ceil(esp32Bundle.length / 1024));
     expect(state.loads).toBe(1);
+    // The backup before the upload read what the slot log reads, one sector per request.
+    const pulls = (log: string[]): string[] => log.filter((l) => l.includes("PETPULL BEGIN"));
+    expect(pulls(state.log)).toHaveLength(16);
+    expect(pulls(state.log).every((l) => l.includes("PETPULL SKIP"))).toBe(true);
     await page.waitForSelector("#dev-status[data-name=Pip]", { state: "attached" });
 
     await page.click("#dev-interact");
@@ -146,6 +150,7 @@ describe("web device tab", () => {
     const [img] = await Promise.all([page.waitForEvent("download"), page.click("#dev-download-image")]);
     expect(img.suggestedFilename()).toBe("mochi-" + date + "-region.bin"); // the pet current in it, and the day
     expect(Buffer.compare(readFileSync((await img.path()) as string), Buffer.from(region))).toBe(0);
+    expect(pulls((await fake(page)).log).filter((l) => !l.includes("PETPULL SKIP"))).toHaveLength(16); // every byte, page by page
     expect(await info(page)).toContain("Mochi, updates 3");
 
     await page.setInputFiles("#dev-restore", golden("reject-bad-checksum.hex"));

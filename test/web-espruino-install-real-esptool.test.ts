@@ -25,36 +25,12 @@ import { openPageFixture, watchErrors, type PageFixture } from "./web-page";
 import { installFakeSerial, type FakeBoard, type FakeState } from "./web-fake-serial";
 import type { RomPlan, RomRecord } from "./web-fake-esp32-rom";
 import { cleanImage, tempDir } from "./region-tools-fixtures";
+import { ARDUINO_DEFAULT_ROWS, ESPRUINO_2V26_ROWS, partitionTable } from "./partition-tables";
 import { bytesToHex } from "../src/core/hex";
 
-/** An ESP-IDF partition table: 32-byte rows AA 50 type subtype offset size label, 0xFF after. */
-function partitionTable(rows: [string, number, number, number, number][]): Uint8Array {
-  const t = new Uint8Array(0xc00).fill(0xff);
-  rows.forEach(([label, type, subtype, offset, size], k) => {
-    const v = new DataView(t.buffer, k * 32, 32);
-    v.setUint8(0, 0xaa);
-    v.setUint8(1, 0x50);
-    v.setUint8(2, type);
-    v.setUint8(3, subtype);
-    v.setUint32(4, offset, true);
-    v.setUint32(8, size, true);
-    for (let i = 0; i < 16; i++) v.setUint8(12 + i, i < label.length ? label.charCodeAt(i) : 0);
-    v.setUint32(28, 0, true);
-  });
-  return t;
-}
-const ESPRUINO_TABLE = partitionTable([
-  ["nvs", 1, 2, 0x9000, 0x6000],
-  ["phy_init", 1, 1, 0xf000, 0x1000],
-  ["factory", 0, 0, 0x10000, 0x300000],
-  ["flash", 1, 0x40, 0x310000, 0x10000],
-]);
-// Before 2v26 Storage sat where the pet's region is now: no partition of its own at 0x310000.
-const OLD_TABLE = partitionTable([
-  ["nvs", 1, 2, 0x9000, 0x6000],
-  ["phy_init", 1, 1, 0xf000, 0x1000],
-  ["factory", 0, 0, 0x10000, 0x300000],
-]);
+// Espruino's own table (2v26 on), and Arduino's default one, whose SPIFFS covers the pet's region.
+const ESPRUINO_TABLE = partitionTable(ESPRUINO_2V26_ROWS);
+const NOT_ESPRUINO_TABLE = partitionTable(ARDUINO_DEFAULT_ROWS);
 /** An ESP image of `size` bytes (first byte 0xE9), its bytes varied so each file is its own. */
 const espImage = (size: number, seed: number): Buffer => {
   const b = Buffer.alloc(size);
@@ -235,11 +211,12 @@ describe("installing Espruino with the real esptool-js", () => {
     }
   });
 
-  it("refuses a partition table without the pet's region (Espruino before 2v26), and files that are not a release, without connecting", async () => {
+  it("refuses a partition table that puts something else over the pet's region, and files that are not a release, without connecting", async () => {
     const { page } = await open({});
-    await page.setInputFiles("#esp-files", [BOOT, file("partitions_espruino.bin", OLD_TABLE), FIRMWARE]);
+    await page.setInputFiles("#esp-files", [BOOT, file("partitions_espruino.bin", NOT_ESPRUINO_TABLE), FIRMWARE]);
     await page.waitForSelector("#esp-result[data-state=error]");
-    expect(await result(page)).toContain("no partition at 0x310000 of 65536 bytes");
+    expect(await result(page)).toContain('puts its partition "spiffs" (0x290000 to 0x400000) over the pet\'s region at 0x310000');
+    expect(await result(page)).toContain("Nothing was written");
     expect(await page.isDisabled("#esp-install")).toBe(true);
     await page.setInputFiles("#esp-files", [BOOT, { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") }]);
     await page.waitForSelector("#esp-result[data-state=error] >> text=notes.txt is neither an ESP32 image");

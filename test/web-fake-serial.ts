@@ -187,7 +187,7 @@ export function installFakeSerial(sc: FakeBoard): void {
           out("no save found: region empty, hatched " + state.pet.name + "\r\n");
         }
       },
-      E: { CRC32: crc32, toString: (d: ArrayLike<number>) => String.fromCharCode(...Array.from(d)) },
+      E: { CRC32: crc32, toString: (d: ArrayLike<number>) => String.fromCharCode(...Array.from(d)), sum: (d: ArrayLike<number>) => Array.from(d).reduce((a, b) => a + b, 0) },
       pet: state.pet ? pet : undefined,
       // Before an upload the page stops every timer and watch (src/boards/consoleProtocol.ts quietCommand).
       clearInterval: () => state.log.push("(timers cleared)"),

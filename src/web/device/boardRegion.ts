@@ -1,7 +1,8 @@
 /**
  * The board's whole pet region over its console, read as `pet-save pull` reads it (pullRegion.ts),
- * with the progress bar under step 2: what the backups before an upload, a hatch or a restore keep,
- * what "Copy the board's pet into the simulator" loads, and what "Download region image" saves.
+ * with the progress bar under step 2: what "Copy the board's pet into the simulator" loads and what
+ * "Download region image" saves; the backups before an upload, a hatch or a restore keep what the
+ * slot log reads of it (pullRegion's logOnly).
  */
 import type { LoadedProfile } from "../../inspect/regionReport";
 import { backUpFirst } from "../backups/backupFirst";
@@ -24,10 +25,10 @@ export function wireBoardRegion(conn: BoardConnection, region: LoadedProfile, sa
   const button = byId("dev-download-image", HTMLButtonElement);
   const size = region.profile.petRegion.size;
 
-  function read(): Promise<Uint8Array> {
+  function read(logOnly = false): Promise<Uint8Array> {
     return conn.exclusive(async () => {
       progress.value = 0;
-      const image = await pullRegion(conn.exchange, region.profile.petRegion, (done) => (progress.value = Math.round((100 * done) / size)));
+      const image = await pullRegion(conn.exchange, region.profile.petRegion, (done) => (progress.value = Math.round((100 * done) / size)), { logOnly });
       return image.bytes;
     });
   }
@@ -50,8 +51,9 @@ export function wireBoardRegion(conn: BoardConnection, region: LoadedProfile, sa
   });
 
   return {
-    read,
-    backUp: async (reason) => backUpFirst({ source: "board", board: region, reason, image: await read() }),
+    read: () => read(),
+    // What the slot log reads (pullRegion's logOnly): the pet the board would boot with, quickly.
+    backUp: async (reason) => backUpFirst({ source: "board", board: region, reason, image: await read(true) }),
     enable(on) {
       button.disabled = !on;
     },

@@ -1,7 +1,11 @@
 /**
  * The three files of an Espruino ESP32 release, checked before anything is written: which file is
  * which (by content, not by name), that each is what it claims, and that the partition table keeps
- * the pet's region where boards/esp32.json expects it. Pure functions over bytes.
+ * the pet's region where boards/esp32.json expects it: a data partition of its own that nothing else
+ * in the table covers. Espruino's ESP32 tables all do (the `flash` partition at 0x310000, 64 KiB: in
+ * the table of 2v06 to 2v25, with Storage in `js_code` at 0x320000, and in the one of 2v26 on, with
+ * Storage at 0x320000 to the end); a table that puts anything else over that flash is refused.
+ * Pure functions over bytes.
  *
  *   bootloader          ESP image (first byte 0xE9), written at 0x1000, must end before 0x8000
  *   partition table     32-byte entries starting AA 50, written at 0x8000, at most 0xC00 bytes
@@ -15,6 +19,7 @@ export const FIRMWARE_ADDRESS = 0x10000;
 const ESP_IMAGE_MAGIC = 0xe9;
 const PARTITION_TABLE_MAX = 0xc00;
 const ENTRY_BYTES = 32;
+const DATA_PARTITION = 1;
 
 export interface PickedFile {
   name: string;
@@ -83,12 +88,24 @@ export function checkEspruinoFiles(files: PickedFile[], petRegion: FlashRange): 
   const app = parts.find((p) => p.type === 0 && p.offset === FIRMWARE_ADDRESS);
   if (!app) problems.push(table.name + " has no app partition at " + hex(FIRMWARE_ADDRESS) + ": it is not Espruino's table");
   else if (firmware.bytes.length > app.size) problems.push(firmware.name + " (" + firmware.bytes.length + " bytes) does not fit the app partition (" + app.size + " bytes)");
+  const petEnd = petRegion.address + petRegion.size;
   const pet = parts.find((p) => p.offset === petRegion.address && p.size === petRegion.size);
-  if (!pet) {
+  const over = parts.filter((p) => p !== pet && p.offset < petEnd && p.offset + p.size > petRegion.address);
+  for (const p of over) {
     problems.push(
-      table.name + " has no partition at " + hex(petRegion.address) + " of " + petRegion.size + " bytes, where the pet keeps its save (boards/esp32.json): " +
-        "use the files of Espruino 2v26 or later, all three from the same release",
+      table.name + " puts its partition \"" + p.label + "\" (" + hex(p.offset) + " to " + hex(p.offset + p.size) + ") over the pet's region at " + hex(petRegion.address) +
+        " (boards/esp32.json), where the pet keeps its save: it is not Espruino's table; use the three files of one Espruino ESP32 release",
     );
+  }
+  if (!pet) {
+    if (over.length === 0) {
+      problems.push(
+        table.name + " has no partition at " + hex(petRegion.address) + " of " + petRegion.size + " bytes, where the pet keeps its save (boards/esp32.json): " +
+          "it is not Espruino's table; use the three files of one Espruino ESP32 release",
+      );
+    }
+  } else if (pet.type !== DATA_PARTITION) {
+    problems.push(table.name + " makes " + hex(petRegion.address) + " (\"" + pet.label + "\") an app partition, where the pet keeps its save: it is not Espruino's table");
   }
   if (problems.length > 0) return { images: [], problems };
   return {

@@ -22,6 +22,8 @@ export const ROM_BAUD = 115200;
 /** Twice each of esptool's two reset timings (esptool's own default is 7 tries). */
 const CONNECT_ATTEMPTS = 4;
 const CLOSE_MS = 2000;
+/** The GPIO0 strapping bit of the ESP32's boot mode (boot:0x13 and 0x12 boot from flash, 0x3 and 0xf wait for download). */
+const GPIO0_HIGH = 0x10;
 
 export interface ChipInfo {
   /** esptool's chip family: "ESP32", "ESP32-S3", ... */
@@ -96,11 +98,13 @@ async function tryConnect(port: PortLike, baud: number, log: (line: string) => v
   const transport = new Transport(port, false);
   const loader = new ESPLoader({ transport, baudrate: baud, romBaudrate: ROM_BAUD, terminal: terminal(log) });
   // esptool works out from the boot line whether the chip is in its download mode, but says so only
-  // in its debug output: take that one line for the page.
+  // in its debug output: take that one line for the page. esptool looks for the ROM's "waiting for
+  // download", which not every download mode prints (the emulated ESP32's, boot:0xf, does not); the
+  // boot mode's GPIO0 bit (0x10, high) is what says the chip started its firmware from flash.
   const debug = loader.debug.bind(loader);
   loader.debug = (text: string, withNewline?: boolean): void => {
     const m = /^bootMode:(0x[0-9a-f]+) downloadMode:false/i.exec(text);
-    if (m && bootedInto !== m[1]) {
+    if (m && (parseInt(m[1] as string, 16) & GPIO0_HIGH) !== 0 && bootedInto !== m[1]) {
       bootedInto = m[1] as string;
       log("The chip started in boot mode " + bootedInto + " (its firmware in flash), not in its download mode.");
     }

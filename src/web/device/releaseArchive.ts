@@ -16,7 +16,7 @@ import type { PickedFile } from "./espruinoImages";
 const BLOCK = 512;
 export const RELEASE_FILES = ["bootloader.bin", "partitions_espruino.bin", "espruino_esp32.bin"];
 const WHAT_TO_DO =
-  "Download the ESP32 release again from espruino.com (espruino_2vXX_esp32.tgz, 2v26 or later) and pick or drop it as it is, or pick its three files.";
+  "Download the ESP32 release again from espruino.com (espruino_2vXX_esp32.tgz: the current one, or any from 2v06 on) and pick or drop it as it is, or pick its three files.";
 
 /** A file that is not a usable release: `message` says what is wrong with it and what to do. */
 export class ReleaseProblem extends Error {

@@ -97,6 +97,11 @@ export interface ChipOptions {
   countInsns?: string;
   /** GPIO0 strapped low: the ROM waits in UART download mode (esptool). */
   download?: boolean;
+  /**
+   * The chip starts only once something connects to its console (run.sh --wait), so that nothing it
+   * prints from power-on is lost, as with a USB-serial adapter that is always there.
+   */
+  wait?: boolean;
 }
 
 export interface Chip {
@@ -178,6 +183,7 @@ export async function startChip(kit: Kit, image: string, options: ChipOptions = 
     const startUp = !options.download && (await realtimeAllowed());
     if (options.countInsns) args.push("--count-insns", options.countInsns);
     if (options.download) args.push("--download");
+    if (options.wait) args.push("--wait");
     args.push(abs);
     // QEMU locks its image: a second one may be refused for a moment after the first is killed.
     for (let attempt = 0; ; attempt++) {
