@@ -42,7 +42,7 @@ const BOOT_PANIC = /Guru Meditation Error/;
  * A boot that has not started Espruino after this long is taken for hung and powered on again: it
  * takes about 6 s; under CPU contention ESP-IDF's start-up on QEMU sometimes deadlocks after
  * "entry 0x40080274" and prints nothing more (the emulator's, seen on no board; qemuChip.ts's
- * STARTUP_HANG_MS, and its real-time priority for the start-up, which makes it rarer).
+ * STARTUP_HANG_MS, and its real-time priority, which makes it rarer).
  */
 const BOOT_HANG_MS = 20_000;
 /** How long the chip may take to start Espruino, however many boots panic or hang on the way. */
@@ -248,7 +248,6 @@ export class UsbSerialBridge {
       while (Date.now() < bootEnd && !STARTED.test(this.seen) && !BOOT_PANIC.test(this.seen)) await new Promise((r) => setTimeout(r, 50));
       if (STARTED.test(this.seen) && !BOOT_PANIC.test(this.seen)) {
         this.record.bootMs.push(Date.now() - t0);
-        await this.chip.startedUp(); // QEMU leaves the start-up's real-time priority (qemuChip.ts)
         return;
       }
       if (Date.now() >= end) {

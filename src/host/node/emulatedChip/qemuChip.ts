@@ -120,8 +120,6 @@ export interface Chip {
   readonly insns: string;
   /** Start-ups that panicked or stopped in ESP-IDF before Espruino ran, and were powered on again (waitForPrompt). */
   earlyPanics: number;
-  /** Espruino runs: QEMU leaves the real-time priority of the start-up (waitForPrompt calls it). */
-  startedUp(): Promise<void>;
   /** SIGKILL: a power cut of the chip while it runs; resolves once QEMU is gone. `whileOff` runs with the power off; then the chip starts again unless `stayOff`. */
   powerCut(whileOff?: () => void | Promise<void>, stayOff?: boolean): Promise<void>;
   /** Starts QEMU again on the same image and port (after powerCut(_, true)). */
@@ -131,15 +129,15 @@ export interface Chip {
 }
 
 /**
- * ESP-IDF 3.1's start-up on the emulated chip needs both of its cores' threads running at once: when
- * the host runs one and not the other (a loaded 2-core CI machine), the cores' cross-core handshake
- * panics in the interrupt watchdog or deadlocks before Espruino runs (see STARTUP_HANG_MS). So QEMU
- * starts at real-time priority (SCHED_RR 1, chrt) where the host allows it (root), and goes back to
- * the ordinary scheduler once Espruino runs, or after START_UP_REALTIME_MS at the latest. Measured
- * on this 2-core machine with both cores kept busy by two shell loops: 6 of 6 start-ups reached the
- * prompt at real-time priority, 3 of 6 without it (the rest deadlocked), and none pinned to one core.
+ * ESP-IDF 3.1 on the emulated chip needs both of its cores' threads running at once: when the host
+ * runs one and not the other (a loaded 2-core machine), the cores' cross-core handshakes panic in the
+ * interrupt watchdog or deadlock, in the start-up (see STARTUP_HANG_MS) and now and then in a flash
+ * write later. So QEMU runs at real-time priority (SCHED_RR 1, chrt) where the host allows it (root,
+ * as in CI). Measured on this 2-core machine with both cores kept busy by two shell loops: 6 of 6
+ * start-ups reached the prompt at real-time priority, 3 of 6 without it (the rest deadlocked), none
+ * pinned to one core. The cost: an idle Espruino polls, so QEMU keeps one host core busy at that
+ * priority; the host's other core and the kernel's real-time throttling (5 %) serve everything else.
  */
-const START_UP_REALTIME_MS = 30_000;
 let realtime: Promise<boolean> | null = null;
 function realtimeAllowed(): Promise<boolean> {
   realtime ??= run("chrt", ["-r", "1", "true"], 5000).then((r) => r.code === 0);
@@ -165,41 +163,26 @@ export async function startChip(kit: Kit, image: string, options: ChipOptions = 
   const abs = resolve(image);
   const port = options.port ?? (await freePort());
   const log = abs + ".qemu.log";
-  const state: { pid: number; monitor: string; insns: string; startUpTimer?: NodeJS.Timeout } = { pid: 0, monitor: "", insns: "" };
-
-  /**
-   * QEMU's threads back to the host's ordinary scheduler, ahead of other work (nice -5) where the
-   * process may ask for it (root, as in CI): the emulated cores starve under host load.
-   */
-  async function ordinary(): Promise<void> {
-    clearTimeout(state.startUpTimer);
-    if (!alive(state.pid)) return;
-    await run("sh", ["-c", "chrt -a -o -p 0 " + state.pid + " >/dev/null 2>&1; for t in /proc/" + state.pid + "/task/*; do renice -n -5 -p ${t##*/} >/dev/null 2>&1; done; true"], 5000);
-  }
+  const state = { pid: 0, monitor: "", insns: "" };
 
   async function launch(): Promise<void> {
     const args = ["--port", String(port), "--qemu", kit.qemu, "--log", log];
-    // The ROM's download mode runs one core and waits for esptool: no start-up to protect.
-    const startUp = !options.download && (await realtimeAllowed());
+    // The ROM's download mode runs one core and waits for esptool: nothing to protect.
+    const realtime = !options.download && (await realtimeAllowed());
     if (options.countInsns) args.push("--count-insns", options.countInsns);
     if (options.download) args.push("--download");
     if (options.wait) args.push("--wait");
     args.push(abs);
     // QEMU locks its image: a second one may be refused for a moment after the first is killed.
     for (let attempt = 0; ; attempt++) {
-      const r = startUp ? await run("chrt", ["-r", "1", join(kit.dir, "run.sh")].concat(args), 60_000) : await run(join(kit.dir, "run.sh"), args, 60_000);
+      const r = realtime ? await run("chrt", ["-r", "1", join(kit.dir, "run.sh")].concat(args), 60_000) : await run(join(kit.dir, "run.sh"), args, 60_000);
       const vars = Object.fromEntries([...r.out.matchAll(/^([A-Z_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
       if (r.code === 0 && vars.QEMU_PID) {
         state.pid = Number(vars.QEMU_PID);
         state.monitor = vars.MONITOR ?? "";
         state.insns = vars.INSNS ?? "";
-        clearTimeout(state.startUpTimer);
-        if (startUp) {
-          // Real-time for the start-up only: an idle Espruino keeps a host core busy, which at
-          // real-time priority would starve the host's own work for the whole run.
-          state.startUpTimer = setTimeout(() => void ordinary(), START_UP_REALTIME_MS);
-          state.startUpTimer.unref();
-        } else await ordinary();
+        // Without real-time priority, QEMU's threads at least ahead of other work.
+        if (!realtime) await run("sh", ["-c", "for t in /proc/" + state.pid + "/task/*; do renice -n -5 -p ${t##*/} >/dev/null 2>&1; done; true"], 5000);
         return;
       }
       if (attempt >= 4) throw new Error("QEMU did not start on " + abs + ": " + (r.err || r.out).trim().split("\n").slice(-3).join(" / ") + " (log: " + log + ")");
@@ -223,7 +206,6 @@ export async function startChip(kit: Kit, image: string, options: ChipOptions = 
       return state.insns;
     },
     earlyPanics: 0,
-    startedUp: ordinary,
     async powerCut(whileOff, stayOff = false) {
       if (alive(state.pid)) process.kill(state.pid, "SIGKILL");
       await gone(state.pid, 10_000);
@@ -232,7 +214,6 @@ export async function startChip(kit: Kit, image: string, options: ChipOptions = 
     },
     powerOn: launch,
     async stop() {
-      clearTimeout(state.startUpTimer);
       if (alive(state.pid)) process.kill(state.pid, "SIGTERM");
       await gone(state.pid, 5000);
       if (alive(state.pid)) process.kill(state.pid, "SIGKILL");
@@ -325,10 +306,7 @@ export async function waitForPrompt(chip: Chip, ms = 60_000): Promise<string> {
         sock.on("close", () => finish(false));
         sock.write("\r");
       });
-      if (got) {
-        await chip.startedUp();
-        return text;
-      }
+      if (got) return text;
     } finally {
       sock.destroy();
     }
