@@ -92,13 +92,13 @@ describe("pull", () => {
     const lines = good.split("\n");
     const chunkLines = lines.filter((l) => /^PETPULL \d+ /.test(l));
     const dropped = lines.filter((l) => l !== chunkLines[10]).join("\n");
-    expect(() => parsePullLines(dropped, REGION.size)).toThrow(/1 of 256 chunks are missing/);
+    expect(() => parsePullLines(dropped, REGION.size)).toThrow(/1 of 64 chunks are missing/);
     // One base64 character of chunk 3 changed: the bytes decode, but the CRC the board sent disagrees.
     const parts = (chunkLines[3] as string).split(" ");
     const data = parts[2] as string;
     parts[2] = data.slice(0, 10) + (data[10] === "A" ? "B" : "A") + data.slice(11);
     const damaged = good.replace(chunkLines[3] as string, parts.join(" "));
-    expect(() => parsePullLines(damaged, REGION.size)).toThrow(/offset 768 fails its CRC-32/);
+    expect(() => parsePullLines(damaged, REGION.size)).toThrow(/offset 3072 fails its CRC-32/);
     expect(() => parsePullLines(good.replace(/PETPULL END.*/, "PETPULL 0 AAAA 0"), REGION.size)).toThrow(/arrived twice/);
     expect(() => parsePullLines(good.replace(/PETPULL END.*/, ""), REGION.size)).toThrow(/did not finish/);
     expect(() => parsePullLines("Unable to connect!\n", REGION.size)).toThrow(/never started/);

@@ -100,6 +100,8 @@ export function replayUpload(text: string): { files: Record<string, string>; loa
   const code = afterIdentify(text).replace(/\x1b\n/g, "\n").replace(/[\x10\x03]/g, "");
   runInNewContext(code, {
     reset() {},
+    // The board's free JsVars, which the quiet line reports: an ESP32 without PSRAM, the pet running.
+    process: { memory: () => ({ free: 600 }) },
     print() {},
     clearInterval() {},
     clearTimeout() {},

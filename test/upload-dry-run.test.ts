@@ -64,6 +64,8 @@ function replay(text: string): Replay {
   // Echo-off bytes are the console's, not JavaScript; the pause and the CRC question are answered idly.
   runInNewContext(text.replace(/\x10/g, ""), {
     print() {},
+    // The board's free JsVars, which the quiet line reports: an ESP32 without PSRAM, the pet running.
+    process: { memory: () => ({ free: 600 }) },
     clearInterval() {},
     clearTimeout() {},
     clearWatch() {},

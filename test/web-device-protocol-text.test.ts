@@ -42,6 +42,21 @@ describe("device protocol text", () => {
     expect(rebuilt).toBe(code);
   });
 
+  it("sizes the pieces to the board's free memory: 1 KiB when short or unknown, up to 4 KiB with room", () => {
+    expect(P.pieceBytes(null)).toBe(1024);
+    expect(P.pieceBytes(0)).toBe(1024);
+    expect(P.pieceBytes(665)).toBe(1024); // an ESP32 without PSRAM, the pet running: 2 500 JsVars, most of them taken
+    expect(P.pieceBytes(1400)).toBe(2048);
+    expect(P.pieceBytes(18167)).toBe(4096); // Espruino 2v06 on the emulated ESP32, with PSRAM
+    expect(P.parseQuiet(">#pet-quiet 18167")).toEqual({ free: 18167 });
+    expect(P.parseQuiet("#pet-quiet")).toEqual({ free: null });
+    expect(P.parseQuiet("print('#pet-quiet '+process.memory().free)")).toBeNull();
+    const code = "y".repeat(9000);
+    const steps = P.uploadCommands(code, P.pieceBytes(18167));
+    expect(steps.map((s) => [s.offset, s.end])).toEqual([[0, 4096], [4096, 8192], [8192, 9000]]);
+    expect(steps.map((s) => JSON.parse(/,(".*"),\d+(?:,\d+)?\)\)\n$/.exec(s.line)![1] as string)).join("")).toBe(code);
+  });
+
   it("never reads a command's own echo as its answer", () => {
     const commands = [P.identifyCommand({ address: 0x310000, size: 0x10000 }), P.crcCommand(), P.statusCommand(), P.petCallCommand("rename", ['x" #pet-r "ok']), ...P.uploadCommands("abc").map((s) => s.line)];
     for (const c of commands) {

@@ -177,7 +177,7 @@ export function installFakeSerial(sc: FakeBoard): void {
     if (sc.silent || cut) return;
     const api: Record<string, unknown> = {
       require: (n: string) => (n === "Storage" ? Storage : n === "Flash" ? Flash : undefined),
-      process: { env: { VERSION: sc.version, BOARD: sc.board, FLASH: 0, STORAGE: 917504 } },
+      process: { env: { VERSION: sc.version, BOARD: sc.board, FLASH: 0, STORAGE: 917504 }, memory: () => ({ free: 600, usage: 1900, total: 2500 }) }, // an ESP32 without PSRAM: 1 KiB pieces
       print: (...a: unknown[]) => out(a.join(" ") + "\r\n"),
       load: () => {
         state.loads++;

@@ -1,6 +1,7 @@
 /**
  * The upload itself: the running pet saved and stopped (quietCommand), the bundle into Storage
- * `.bootcde` in acknowledged pieces, then the CRC check
+ * `.bootcde` in acknowledged pieces (as large as the free memory the board reported allows), then
+ * the CRC check
  * (consoleProtocol.ts has the text), over whatever transport the host hands in as `exchange`: the
  * page's Web Serial link and the Node upload's serial or tcp console alike. It stops at the first
  * piece not acknowledged, or acknowledged `false`, and at a CRC that differs, and reports how far it
@@ -23,8 +24,8 @@ export const ACK_MS = 20000;
 export async function writeBootFile(code: string, exchange: Exchange, ackMs: number, progress: (done: number) => void): Promise<void> {
   let done = 0;
   try {
-    await exchange(P.quietCommand(), P.parseQuiet, ackMs, "the pet's last save before the upload");
-    for (const s of P.uploadCommands(code)) {
+    const quiet = await exchange(P.quietCommand(), P.parseQuiet, ackMs, "the pet's last save before the upload");
+    for (const s of P.uploadCommands(code, P.pieceBytes(quiet.free))) {
       const ack = await exchange(s.line, (l) => {
         const a = P.parseAck(l);
         return a !== null && a.offset === s.offset ? a : null;

@@ -14,7 +14,8 @@
  * `#pet-id` (boardFit.ts: what the board is), `#pet-quiet`, `#pet-ack`, `#pet-crc` (the upload),
  * `#pet-st` (pet.status()), `#pet-r` (a pet method's answer), `#pet-v<id>` (any expression's value).
  *
- * The upload (bootFileUpload.ts): the bundle in 1 KiB pieces through
+ * The upload (bootFileUpload.ts): the bundle in pieces of 1 to 4 KiB (as the board's free memory
+ * allows, pieceBytes) through
  * `require("Storage").write(".bootcde", piece, offset[, total])`, then `load(".bootcde")`. Each piece
  * is wrapped in a print of Storage.write's result, so the sender knows each piece arrived (and that
  * Storage took it) before it sends the next: a console without flow control (an ESP32's UART, which
@@ -28,7 +29,10 @@ import { boardFit, parseBoardReport, refusalText, reportLine, type BoardReport }
 
 /** The Storage file Espruino runs at every boot: where the upload puts the firmware. */
 export const BOOT_FILE = ".bootcde";
-/** Bytes of the bundle in one Storage.write (the espruino tool's CHUNKSIZE too, plugins/saveOnSend.js). */
+/**
+ * Bytes of the bundle in one Storage.write when the board's memory is not known or is short (the
+ * espruino tool's CHUNKSIZE too, plugins/saveOnSend.js); pieceBytes gives more to a board with room.
+ */
 export const CHUNK_BYTES = 1024;
 /** Espruino's console speed on the ESP32 (and the default of every serial board). */
 export const BAUD = 115200;
@@ -149,23 +153,44 @@ export function refusal(id: BoardIdentity, profile: BoardProfile): string | null
  * Before the upload: the running pet saves, and every timer and watch stops, so nothing runs from
  * the .bootcde being replaced while Storage is written (a Storage.write that has to compact moves
  * the old file's text, and a function still defined there would fail mid-call). The pet's region is
- * not touched beyond that save; `load` afterwards starts everything afresh. Answered by #pet-quiet.
+ * not touched beyond that save; `load` afterwards starts everything afresh. Answered by #pet-quiet
+ * and the board's free JsVars, which size the pieces that follow (pieceBytes).
  */
 export function quietCommand(): string {
-  return command("if(typeof pet=='object'&&pet&&typeof pet.save=='function')pet.save();clearInterval();clearTimeout();clearWatch();print('#pet-quiet')");
+  return command("if(typeof pet=='object'&&pet&&typeof pet.save=='function')pet.save();clearInterval();clearTimeout();clearWatch();print('#pet-quiet '+process.memory().free)");
 }
 
-export function parseQuiet(line: string): true | null {
-  return line.indexOf("#pet-quiet") >= 0 && line.indexOf("print(") < 0 ? true : null;
+/** The quiet command's answer: the board's free JsVars (null when it gave none). */
+export function parseQuiet(line: string): { free: number | null } | null {
+  if (line.indexOf("#pet-quiet") < 0 || line.indexOf("print(") >= 0) return null;
+  const m = /#pet-quiet (\d+)/.exec(line);
+  return { free: m ? Number(m[1]) : null };
 }
 
-/** The upload as command lines, each with the offset it acknowledges. */
-export function uploadCommands(code: string): { line: string; offset: number; end: number }[] {
+/** The most bytes of the bundle in one Storage.write, on a board with the memory for it. */
+export const MAX_PIECE_BYTES = 4096;
+
+/**
+ * Bytes of the bundle per piece on a board with `freeVars` free JsVars: as many whole KiB as a
+ * quarter of them hold twice over (a piece is in memory twice while its line runs, as the typed line
+ * and as its string, at about 12 bytes a JsVar), from CHUNK_BYTES to MAX_PIECE_BYTES. Every piece is
+ * a wait for the board (its answer, and a flash write), so fewer pieces are a quicker upload: on the
+ * emulated ESP32, whose console passes a line on 0.6 s late, about 1.2 s a piece. An ESP32 with
+ * PSRAM (20 000 JsVars) takes 4 KiB pieces; one without (2 500, most of them the pet's) 1 KiB.
+ */
+export function pieceBytes(freeVars: number | null): number {
+  if (freeVars === null || !(freeVars > 0)) return CHUNK_BYTES;
+  const fits = Math.floor((freeVars / 4) * 12 / 2 / CHUNK_BYTES) * CHUNK_BYTES;
+  return Math.max(CHUNK_BYTES, Math.min(MAX_PIECE_BYTES, fits));
+}
+
+/** The upload as command lines of `piece` bytes of the bundle each, each with the offset it acknowledges. */
+export function uploadCommands(code: string, piece = CHUNK_BYTES): { line: string; offset: number; end: number }[] {
   const out: { line: string; offset: number; end: number }[] = [];
-  for (let i = 0; i < code.length; i += CHUNK_BYTES) {
-    const piece = JSON.stringify(code.substr(i, CHUNK_BYTES));
-    const write = 'require("Storage").write("' + BOOT_FILE + '",' + piece + "," + i + (i === 0 ? "," + code.length : "") + ")";
-    out.push({ line: command("print('#pet-ack " + i + " '+" + write + ")"), offset: i, end: Math.min(code.length, i + CHUNK_BYTES) });
+  for (let i = 0; i < code.length; i += piece) {
+    const text = JSON.stringify(code.substr(i, piece));
+    const write = 'require("Storage").write("' + BOOT_FILE + '",' + text + "," + i + (i === 0 ? "," + code.length : "") + ")";
+    out.push({ line: command("print('#pet-ack " + i + " '+" + write + ")"), offset: i, end: Math.min(code.length, i + piece) });
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * the pull itself over any transport of the console protocol (src/boards/consoleProtocol.ts's
  * Exchange). Host-neutral.
  *
- * The board runs a short loop that reads the region with require("Flash").read in 256-byte chunks
+ * The board runs a short loop that reads the region with require("Flash").read in 1 KiB chunks
  * and prints one line per chunk: offset, the bytes in base64 (btoa is native, so this is quick even
  * on the interpreter) and E.CRC32 of the chunk. The image counts only when every chunk arrived
  * exactly once with a matching CRC.
@@ -28,7 +28,12 @@ function base64Bytes(text: string): Uint8Array {
   return out;
 }
 
-export const PULL_CHUNK = 256;
+/**
+ * Bytes per chunk: 1 KiB, a line of about 1.4 KB. Each `Flash.read` has a fixed cost besides its
+ * bytes: on the emulated ESP32 a 64 KiB pull took about 40 s in 256-byte reads and about 30 s in
+ * 1 KiB ones; the chunk, its base64 and its string copy (about 3.4 KB of JsVars) are freed at once.
+ */
+export const PULL_CHUNK = 1024;
 
 /** The code the board runs: one "PETPULL offset base64 crc" line per chunk between BEGIN and END. */
 export function pullProgram(address: number, size: number): string {
@@ -41,21 +46,27 @@ export function pullProgram(address: number, size: number): string {
 }
 
 /**
+ * Bytes logPullProgram reads to judge a sector's 12-byte header: 24, because `Flash.read` of 2 to 22
+ * bytes reads nothing (under emulation) or panics (on a board) on Espruino's ESP32 builds with JsVars
+ * in PSRAM (docs/board.md).
+ */
+export const HEADER_READ = 24;
+
+/**
  * The code that reads only what the slot log reads (the soak's check after every cut, where reading
  * all of a board's region took 70 s on the emulated ESP32, whose flash reads are slow): every
- * sector's first PULL_CHUNK bytes (its header, its marks), and the rest of a sector only when its
- * header is not erased. A sector whose header is erased is one the log never reads (src/storage,
+ * sector's header (HEADER_READ bytes), and the sector whole only when its 12 header bytes are not
+ * all erased. A sector whose header is erased is one the log never reads (src/storage,
  * docs/storage.md): what the next boot restores is decided by the sectors read whole. The lines are
- * pullProgram's, with one "PETPULL SKIP offset length" line for each part left out; parsePullLines
+ * pullProgram's, with one "PETPULL SKIP offset length" line for each sector left out; parsePullLines
  * then fills it with 0xFF (erased, as far as the log is concerned).
  */
 export function logPullProgram(address: number, size: number, sectorSize: number): string {
   return (
     "(function(){var F=require(\"Flash\"),a=" + address + ",n=" + size + ",s=" + sectorSize + ",c=" + PULL_CHUNK + ",o,e,d;" +
     "print(\"PETPULL BEGIN \"+n);" +
-    "for(o=0;o<n;o+=s){d=F.read(c,a+o);print(\"PETPULL \"+o+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));" +
-    "if(E.sum(new Uint8Array(d.buffer,0,12))==3060){print(\"PETPULL SKIP \"+(o+c)+\" \"+(s-c));continue;}" +
-    "for(e=o+c;e<o+s;e+=c){d=F.read(c,a+e);print(\"PETPULL \"+e+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));}}" +
+    "for(o=0;o<n;o+=s){if(E.sum(new Uint8Array(F.read(" + HEADER_READ + ",a+o).buffer,0,12))==3060){print(\"PETPULL SKIP \"+o+\" \"+s);continue;}" +
+    "for(e=o;e<o+s;e+=c){d=F.read(c,a+e);print(\"PETPULL \"+e+\" \"+btoa(E.toString(d))+\" \"+E.CRC32(d));}}" +
     "print(\"PETPULL END \"+n);})();"
   );
 }
@@ -84,7 +95,7 @@ export function parsePullLines(text: string, size: number): Uint8Array {
     }
     const skip = /PETPULL SKIP (\d+) (\d+)$/.exec(line);
     if (skip) {
-      // A part logPullProgram left out (behind an erased header): erased, as the log sees it.
+      // A sector logPullProgram left out (its header erased): erased, as the log sees it.
       const from = Number(skip[1]);
       const length = Number(skip[2]);
       if (from % PULL_CHUNK !== 0 || length % PULL_CHUNK !== 0 || from + length > size) throw bad("a skipped part at offset " + from + " lies outside the region");

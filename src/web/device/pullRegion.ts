@@ -5,16 +5,16 @@
  *
  * One page per request, each with a limit of its own (pullMs of a page, about a minute), because
  * what a board takes depends on its flash reads and not only on the baud rate: Espruino 2v06 on the
- * emulated ESP32 takes about a quarter of a second for each 256-byte read, over a minute for the
- * region, more on a busy host. Page by page, a board that keeps answering is read to the end however
+ * emulated ESP32 takes about half a second for each 1 KiB read, half a minute for the region, more
+ * on a busy host. Page by page, a board that keeps answering is read to the end however
  * slow its flash, one that stops is given up on within a page's limit, and nothing else is sent
  * while a page is still being printed.
  *
  * `logOnly` reads what the slot log reads and no more (logPullProgram, the soak's read after a cut):
- * each sector's first chunk, and the rest of it only when its header is not erased, the parts left
- * out taken as erased. The pet that image restores is the one the board would boot with; the
- * backups before an upload, a hatch or a restore read so, which on an empty region is 16 chunks
- * instead of 256 (seconds instead of over a minute on the emulated ESP32). "Download region image"
+ * each sector's 12-byte header, and the sector whole only when that header is not erased, the
+ * sectors left out taken as erased. The pet that image restores is the one the board would boot
+ * with; the backups before an upload, a hatch or a restore read so, which on an empty region is 16
+ * headers instead of 64 KiB (about a second instead of half a minute on the emulated ESP32). "Download region image"
  * and the copy into the simulator read every byte.
  */
 import { logPullProgram, pullOver, pullProgram } from "../../inspect/regionPull";

@@ -8,9 +8,9 @@
  * (src/boards/consoleProtocol.ts) over the one Node transport (../serial/boardConsole.ts).
  */
 import { createPrng } from "../../../storage/norFlashSim";
-import { evaluate as evaluateOver } from "../../../boards/consoleProtocol";
+import { command, evaluate as evaluateOver, evaluation, evaluationId, parseEvaluation, type Evaluated } from "../../../boards/consoleProtocol";
 import type { DeviceBoardProfile } from "../../../boards/boardProfile";
-import { logPullProgram, pullOver } from "../../../inspect/regionPull";
+import { logPullProgram, parsePullLines, pullMs } from "../../../inspect/regionPull";
 import { readRegion, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import type { PayloadJson } from "../../../save/payloadJson";
 import { shortPath } from "../packageRoot";
@@ -98,14 +98,35 @@ function evaluate<T>(con: BoardConsole, expr: string, ms = EVALUATE_MS): Promise
 
 /**
  * The region as the slot log sees it, read in one synchronous program (no save falls inside it):
- * every sector's header and marks, and whole the sectors whose header is not erased
- * (logPullProgram), which is everything the next boot's restore reads. A sector holds 48 saves, so
- * a soak's rounds fill few: reading those alone is what keeps a round short on a slow console or
- * chip (the whole 64 KiB took 70 s on the emulated ESP32; about 10 s at 115200 baud on a board).
+ * every sector's header, and whole the sectors whose header is not erased (logPullProgram), which
+ * is everything the next boot's restore reads. A sector holds 48 saves, so a soak's rounds fill few:
+ * reading those alone is what keeps a round short on a slow console or chip (the whole 64 KiB took
+ * 70 s on the emulated ESP32; about 10 s at 115200 baud on a board). The running pet's status is
+ * asked in the same breath, typed behind the read (the board runs it once the read has printed its
+ * last line): one wait for the console instead of two, which on the emulated ESP32, whose console
+ * takes 0.6 s to pass on a line, is most of what a question costs.
  */
-async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<RegionContents> {
+async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<{ region: RegionContents; live: PayloadJson | null }> {
   const r = board.profile.petRegion;
-  return readRegion(await pullOver(con.exchange, logPullProgram(r.address, r.size, r.pageSize), r.size), board);
+  const id = evaluationId();
+  let text = "";
+  let ended = false;
+  let live: Evaluated | null = null;
+  await con.exchange(
+    command(logPullProgram(r.address, r.size, r.pageSize)) + command(evaluation(PET_STATUS, id)),
+    (line) => {
+      if (line.indexOf("PETPULL") >= 0) {
+        text += line + "\n";
+        if (/PETPULL END/.test(line)) ended = true;
+      } else live ??= parseEvaluation(line, id);
+      return ended && live !== null ? true : null;
+    },
+    pullMs(r.size) + EVALUATE_MS,
+    "reading the pet region and the pet's status",
+  );
+  const answer = live as Evaluated | null;
+  if (answer === null || "error" in answer) throw new Error("pet.status() failed on the board after the region's read: " + (answer === null ? "no answer" : answer.error));
+  return { region: readRegion(parsePullLines(text, r.size), board), live: answer.value as PayloadJson | null };
 }
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
@@ -139,8 +160,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const probe = await evaluate<{ pet: boolean; soak: boolean }>(con, PROBE);
     if (!probe.pet) throw new SoakSetupError("the board at " + con.port + " has no pet console: the pet firmware is not running on it (upload it with npm run upload)");
     if (probe.soak) await evaluate(con, STOP_SAVING); // left running by a soak that was interrupted
-    const region = await readBoardRegion(con, o.board);
-    const live = await evaluate<PayloadJson | null>(con, PET_STATUS);
+    const { region, live } = await readBoardRegion(con, o.board);
     if (region.current.status !== "ok" || region.current.payload === null || live === null) {
       throw new SoakSetupError(
         "the board's pet region holds no readable save (" + region.current.status + ": " + region.current.message + "); " +
@@ -213,8 +233,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         for (const f of failures.slice(0, 3)) report.problems.push("round " + round + ": a save failed on the board: " + f);
         if (saves.length === 0 && failures.length === 0) report.problems.push("round " + round + ": the board confirmed no save before the cut (none within " + FIRST_SAVE_MS / 1000 + " s)");
         if (!back) break;
-        const region = await readBoardRegion(con, o.board);
-        const live = await evaluate<PayloadJson | null>(con, PET_STATUS);
+        const { region, live } = await readBoardRegion(con, o.board);
         const check = checkReadBack(region, [lastConfirmed, ...saves], live, report.pet.nameHex);
         const confirmedNow = saves.length > 0 ? (saves[saves.length - 1] as ConfirmedSave) : lastConfirmed;
         report.lostSaves += check.lost;
