@@ -22,7 +22,7 @@
  *   here), and the chip boots Espruino 2v06.63 from it.
  *
  * One step is the emulator's and no board's, in both: after Espruino is written, the kit's radios-off
- * NVS partition is written at 0x9000 with the kit's esptool (writeRadiosOffNvs: QEMU emulates neither
+ * NVS partition is written at 0x9000 into the flash file, the chip off (writeRadiosOffNvs: QEMU emulates neither
  * radio, and Espruino 2v06 with a blank NVS stops there; a board boots with its blank NVS).
  *
  * Timings are printed; they are the emulator's on this host, not a board's.
@@ -97,7 +97,7 @@ async function radiosOffOnceInstalled(image: string): Promise<void> {
   if (flash[0x10000] !== 0xe9 || !flash.subarray(NVS, NVS + 0x3000).every((b) => b === 0xff)) return;
   const t0 = Date.now();
   await writeRadiosOffNvs(kit, image);
-  timings.push("the emulator's radios-off NVS written (kit's esptool): " + since(t0));
+  timings.push("the emulator's radios-off NVS written into the flash file: " + since(t0));
 }
 
 /** pet-save inspect on the flash file: the current save, and no slot that is complete but wrong. */

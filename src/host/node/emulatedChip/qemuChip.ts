@@ -138,6 +138,18 @@ export interface Chip {
  * pinned to one core. The cost: an idle Espruino polls, so QEMU keeps one host core busy at that
  * priority; the host's other core and the kernel's real-time throttling (5 %) serve everything else.
  */
+/**
+ * The emulated chip's watchdog timers off (QEMU's timer-group property). Even at real-time priority
+ * the host now and then leaves one emulated core's thread unrun for longer than ESP-IDF's interrupt
+ * watchdog allows while the other waits for it inside a flash operation, and the chip panics
+ * ("Interrupt wdt timeout on CPU0") and reboots mid-command: with two busy loops beside it, the
+ * first 64 KiB pull panicked after 6 s; with the watchdogs off, four pulls in a row finished. A
+ * board's cores are never descheduled, and nothing of the pet can hold the interrupts off that long
+ * (its JavaScript runs between them), so this hides only the emulator's stalls. A start-up that
+ * stalls is still caught by STARTUP_HANG_MS.
+ */
+export const WATCHDOGS_OFF = ["-global", "driver=timer.esp32.timg,property=wdt_disable,value=true"];
+
 let realtime: Promise<boolean> | null = null;
 function realtimeAllowed(): Promise<boolean> {
   realtime ??= run("chrt", ["-r", "1", "true"], 5000).then((r) => r.code === 0);
@@ -172,7 +184,7 @@ export async function startChip(kit: Kit, image: string, options: ChipOptions = 
     if (options.countInsns) args.push("--count-insns", options.countInsns);
     if (options.download) args.push("--download");
     if (options.wait) args.push("--wait");
-    args.push(abs);
+    args.push(abs, "--", ...WATCHDOGS_OFF);
     // QEMU locks its image: a second one may be refused for a moment after the first is killed.
     for (let attempt = 0; ; attempt++) {
       const r = realtime ? await run("chrt", ["-r", "1", join(kit.dir, "run.sh")].concat(args), 60_000) : await run(join(kit.dir, "run.sh"), args, 60_000);
