@@ -15,8 +15,13 @@ import { evaluate as evaluateOver } from "../../../boards/consoleProtocol";
 import { packageRoot } from "../packageRoot";
 import type { BoardConsole } from "../serial/boardConsole";
 
-/** Characters of floor.js per console line: short enough for a board's input to keep up at the console's speed. */
-const PIECE = 768;
+/**
+ * Characters of floor.js per console line. Each line is answered before the next is sent, so no
+ * console's input can be overrun whatever its length; a line is held twice while it runs (as typed
+ * and as a string), some 350 JsVars at 2 KiB, little beside the 1 000 the floor itself takes once
+ * typed. Every line is a wait for the board: 7 lines instead of 17 at 768.
+ */
+const PIECE = 2048;
 /** How long one typed line may take to answer (a timing line runs its operation RUNS times). */
 const LINE_MS = 60_000;
 /** The globals floor.js defines, removed again at the end. */
