@@ -40,7 +40,7 @@ describe("the emulated ESP32 refuses before it writes", () => {
     await makeFlashImage(chipKit(), blank, "erased");
     const silent = await startChip(chipKit(), blank);
     try {
-      await expect(waitForPrompt(silent, 10_000)).rejects.toThrow(/gave no Espruino prompt within 10 s \(QEMU's log: .*blank\.bin\.qemu\.log/);
+      await expect(waitForPrompt(silent, 5_000)).rejects.toThrow(/gave no Espruino prompt within 5 s \(QEMU's log: .*blank\.bin\.qemu\.log/);
     } finally {
       await silent.stop();
     }
