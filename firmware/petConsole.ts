@@ -13,7 +13,6 @@
 import { nameFromString, utf8Decode } from "../src/core/name";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
 import { loadWorld } from "../src/save/codec";
-import { describeStatus } from "../src/save/status";
 import { PAYLOAD_LENGTH } from "../src/save/layout";
 import { payloadJson, type PayloadJson } from "../src/save/payloadJson";
 import { u64Compare } from "../src/core/u64";
@@ -101,7 +100,9 @@ function importHex(s: RunningPet, hex: string): string {
   }
   const loaded = loadWorld(bytes, s.wallNow_());
   if (loaded.status !== "ok" || loaded.world === null) {
-    s.print_("import rejected: " + loaded.status + " (" + describeStatus(loaded.status) + ")");
+    // The status alone: its explanation (describeStatus) is the desktop's, `pet-save decode` of the
+    // same hex prints it; on the device its texts were 900 bytes of every boot's reading.
+    s.print_("import rejected: " + loaded.status);
     return loaded.status;
   }
   return s.importWorld_(loaded);
@@ -122,8 +123,8 @@ export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
   return {
     status: function () {
       try {
-        const world = s.currentWorld_();
-        const j = payloadJson(world, s.currentSavedAt_(), nameText(s, world.name)) as PetStatus;
+        const world = s.world_;
+        const j = payloadJson(world, s.savedAt_, nameText(s, world.name)) as PetStatus;
         j.storage = s.storageStatus_();
         return j;
       } catch (e) {

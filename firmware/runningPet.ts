@@ -109,13 +109,18 @@ function noSaveOfOurs(status: string): boolean {
   return status === "empty" || status === "no-log" || status === "no-committed-save";
 }
 
+/** A U64 the world holds alone (see noteQuiet_), which the idle step may add to in place. */
+type OwnedU64 = { hi: number; lo: number };
+
 export class RunningPet {
   readonly env_: PetEnv;
   /** What boot and pet.hatch() hatch when no name is given. */
   readonly defaultName_: Uint8Array;
-  private world_: World;
+  /** Read directly by pet.status() (petConsole.ts), where a call would cost more than the read; changed only here. */
+  world_: World;
   /** The stamp of the save the world came from or was last written as ("savedAtMs" of pet.status()). */
-  private savedAt_: U64;
+  /** Read directly by pet.status(), as world_ is. */
+  savedAt_: U64;
   /** The slot log over the board's region; null when it could not be opened (nothing is saved). */
   private store_: PetStore | null;
   /** The panel, or null: then status lines go to the console instead. */
@@ -212,11 +217,6 @@ export class RunningPet {
   /** The live world (read it, never change it: the operations below do). */
   currentWorld_(): World {
     return this.world_;
-  }
-
-  /** The stamp of the save the live world came from or was last written as (0: none). */
-  currentSavedAt_(): U64 {
-    return this.savedAt_;
   }
 
   /**
@@ -428,6 +428,11 @@ export class RunningPet {
     if (this.owedAbsenceSince_ === 0 && this.pausedReason_ === "" && this.lastRefusal_ === "" && s.dirty && s.requested === null && !s.lastAttemptFailed) {
       ms = Math.min(quietUntil(w) - w.elapsed.lo, PERIODIC_SAVE_MS - (this.uptime_ - s.lastSaveAt), 0xffffffff - w.updateCount.lo);
     }
+    // The idle step adds to the clock's and the count's low halves in place. They are the world's
+    // own here: noteQuiet_ runs after a full step, and an idle stretch only ever starts after one
+    // whose update succeeded (a refused or failed one, a clean world, leave 0), and every update the
+    // Core makes (tickWorld, updateWorld) leaves both as objects nothing else holds (a new stamp
+    // gets an object of its own, not the clock's).
     this.idleMs_ = ms > 0 ? ms : 0;
   }
 
@@ -456,16 +461,17 @@ export class RunningPet {
       const now = this.env_.getTime(); // read once: the idle step or the full one uses it
       const ms = (now - this.lastTime_) * 1000; // NaN when the clock is not a number: full step
       if (ms >= 0.5 && ms < MAX_TICK_DELTA_MS) {
-        const delta = Math.round(ms); // as advance_ rounds it
+        // Math.round(ms), as advance_ rounds it, without the call: equal for every ms from 0.5 up.
+        const delta = (ms + 0.5) | 0;
         if (delta < this.idleMs_) {
           this.idleMs_ -= delta;
           this.lastTime_ = now;
           this.uptime_ += delta;
           const w = this.world_;
-          const e = w.elapsed;
-          const c = w.updateCount;
-          w.elapsed = { hi: e.hi, lo: e.lo + delta };
-          w.updateCount = { hi: c.hi, lo: c.lo + 1 };
+          // In place: the world's own objects (see noteQuiet_), and idleMs_ keeps both low halves
+          // below 2^32 (no carry).
+          (w.elapsed as OwnedU64).lo += delta;
+          (w.updateCount as OwnedU64).lo++;
           return;
         }
       }

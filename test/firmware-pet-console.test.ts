@@ -109,7 +109,7 @@ describe("pet.exportHex / pet.importHex", () => {
     const damaged = Buffer.from(good);
     damaged[20] = damaged[20]! ^ 1;
     expect(app.pet.importHex(damaged.toString("hex"))).toBe("bad-checksum");
-    expect(env.lines[env.lines.length - 1]).toMatch(/^import rejected: bad-checksum \(.+\)$/);
+    expect(env.lines[env.lines.length - 1]).toBe("import rejected: bad-checksum");
 
     expect(app.pet.importHex(good.toString("hex").slice(0, 166))).toBe("bad-length");
     expect(app.pet.importHex("5045")).toBe("too-short");

@@ -173,7 +173,9 @@ export function updateWorld(world: World, deltaMs: number, event?: PetEvent): Up
   world.expression = expression;
   world.activitySince = activitySince;
   world.expressionSince = expressionSince;
-  world.elapsed = now;
+  // The clock gets an object of its own, never the one a new stamp holds: the firmware's idle step
+  // adds to the clock's low half in place (firmware/runningPet.ts tick_).
+  world.elapsed = activitySince === now || expressionSince === now ? { hi: nowHi, lo: nowLo } : now;
   world.updateCount = count;
   return "ok";
 }

@@ -10,7 +10,7 @@
 import { ACTIVITY_NAMES, EXPRESSION_NAMES, type World } from "../core/types";
 import { bytesToHex } from "../core/hex";
 import { utf8Decode } from "../core/name";
-import { u64ToDecimal, type U64 } from "../core/u64";
+import { TWO_POW_32, u64ToDecimal, type U64 } from "../core/u64";
 import { FORMAT_VERSION } from "./layout";
 
 export interface PayloadJson {
@@ -66,17 +66,27 @@ export function expressionName(expression: number): string {
  * them already (the firmware reads them with the interpreter's own UTF-8 support); `nameHex` is exact.
  */
 export function payloadJson(world: World, savedAt: U64, nameText?: string): PayloadJson {
+  // pet.status() runs this on the device, where every call costs more than the work it does: each
+  // decimal is u64ToDecimal's own shortcut for values below 2^53 (the call only above), and each name
+  // the table's (activityName or expressionName only for a number the table lacks). 
+  // test/payload-json-agrees.test.ts holds these to the functions they stand for (fast-check).
+  const e = world.elapsed;
+  const c = world.updateCount;
+  const a = world.activitySince;
+  const x = world.expressionSince;
+  const an = ACTIVITY_NAMES[world.activity];
+  const xn = EXPRESSION_NAMES[world.expression];
   return {
     formatVersion: FORMAT_VERSION,
-    elapsedMs: u64ToDecimal(world.elapsed),
-    updateCount: u64ToDecimal(world.updateCount),
-    savedAtMs: u64ToDecimal(savedAt),
+    elapsedMs: e.hi < 0x200000 ? String(e.hi * TWO_POW_32 + e.lo) : u64ToDecimal(e),
+    updateCount: c.hi < 0x200000 ? String(c.hi * TWO_POW_32 + c.lo) : u64ToDecimal(c),
+    savedAtMs: savedAt.hi < 0x200000 ? String(savedAt.hi * TWO_POW_32 + savedAt.lo) : u64ToDecimal(savedAt),
     activity: world.activity,
-    activityName: activityName(world.activity),
+    activityName: typeof an === "string" ? an : activityName(world.activity),
     expression: world.expression,
-    expressionName: expressionName(world.expression),
-    activitySinceMs: u64ToDecimal(world.activitySince),
-    expressionSinceMs: u64ToDecimal(world.expressionSince),
+    expressionName: typeof xn === "string" ? xn : expressionName(world.expression),
+    activitySinceMs: a.hi < 0x200000 ? String(a.hi * TWO_POW_32 + a.lo) : u64ToDecimal(a),
+    expressionSinceMs: x.hi < 0x200000 ? String(x.hi * TWO_POW_32 + x.lo) : u64ToDecimal(x),
     name: nameText === undefined ? utf8Decode(world.name) : nameText,
     nameHex: bytesToHex(world.name),
   };

@@ -28,7 +28,7 @@ export type LoadStatus = (typeof LOAD_STATUSES)[number];
 export type SaveStatus = "ok" | "unknown-activity" | "unknown-expression" | "bad-name" | "invalid-world" | "bad-saved-at";
 
 /**
- * A one-line human explanation of a status, for CLI messages and the firmware console.
+ * A one-line human explanation of a status, for the desktop's messages (the firmware prints the status alone).
  *
  * A switch rather than a table of texts: on the interpreter a table is built at boot and holds its
  * texts in RAM for good (about 70 JsVars), while a function's texts stay in the bundle, in flash,
