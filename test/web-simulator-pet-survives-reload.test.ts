@@ -172,7 +172,8 @@ describe("web simulator", () => {
     await page.click("#sim-rename");
     await page.waitForSelector("#sim-saved[data-name='Zo\u00eb']");
     expect(await page.locator("#sim-name-result").innerText()).toBe('pet.rename() answered "ok"');
-    expect(await page.getAttribute("#sim-status", "data-name")).toBe("Zo\u00eb"); // the name itself, as typed
+    // The name itself, as typed (the status line follows on its own poll, so it is waited for).
+    await page.waitForSelector("#sim-status[data-name='Zo\u00eb']", { timeout: 10_000 });
     // The simulated board's panel shows the name as the font can draw it: as if "Zoe" had been typed.
     await expect.poll(() => canvasRows(page, "sim-oled", NAME_ROWS)).toEqual(nameRows("Zoe"));
     expect(nameRows("Zoe")).not.toEqual(nameRows("Zo?")); // the comparison can tell them apart
