@@ -39,7 +39,7 @@ import type { BoardConsole } from "../src/host/node/serial/boardConsole";
 import { chipConsole, chipKit, evaluate, petSave, ROOT } from "./chip-fixtures";
 import { UsbSerialBridge } from "./chip-usb-serial-bridge";
 import { openPageWithKitStub, type StubPage } from "./chip-page-with-kit-stub";
-import { watchErrors } from "./web-page";
+import { acceptDialogs, watchErrors } from "./web-page";
 
 const RELEASE = "espruino_2v06.63_esp32";
 const FILES = [
@@ -164,11 +164,7 @@ describe("Espruino installed on an erased ESP32 as a person does it", () => {
     fx = await openPageWithKitStub(kit);
     const page = await fx.browser.context.newPage();
     const errors = watchErrors(page);
-    const dialogs: string[] = [];
-    page.on("dialog", (d) => {
-      dialogs.push(d.message());
-      void d.accept();
-    });
+    const dialogs = acceptDialogs(page);
     bridge = new UsbSerialBridge(kit, image, { beforeFlashBoot: radiosOffOnceInstalled });
     await bridge.attach(page);
     await page.goto(fx.url);

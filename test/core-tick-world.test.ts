@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
 import { createWorld } from "../src/core/world";
-import type { UpdateStatus, World } from "../src/core/types";
+import { PET_EVENTS, type UpdateStatus, type World } from "../src/core/types";
 import { validWorld, cloneWorld } from "./core-arbitraries";
 
 /**
@@ -164,3 +164,28 @@ describe("quietUntil: below it an update without an event only moves the clock a
   });
 });
 
+
+describe("an update leaves the clock and the count objects of the world's own", () => {
+  // The firmware's idle step (firmware/runningPet.ts tick_) adds to elapsed.lo and updateCount.lo in
+  // place after a full step: were the clock the object a since stamp holds, the stamp would move with
+  // it and the pet would never leave its activity; were the count the one the world had before, a
+  // copy taken of that world would change with it.
+  it("over random valid worlds, deltas and events, through updateWorld and tickWorld", () => {
+    let stamped = 0;
+    fc.assert(
+      fc.property(validWorld, fc.integer({ min: 0, max: 10_000_000 }), fc.constantFrom(undefined, ...PET_EVENTS), (w: World, delta, event) => {
+        const before = { elapsed: w.elapsed, count: w.updateCount };
+        const status = event === undefined ? tickWorld(w, delta) : updateWorld(w, delta, event);
+        if (status !== "ok") return;
+        if (w.activitySince.lo === w.elapsed.lo && w.activitySince.hi === w.elapsed.hi) stamped++;
+        expect(w.elapsed).not.toBe(w.activitySince);
+        expect(w.elapsed).not.toBe(w.expressionSince);
+        expect(w.elapsed).not.toBe(before.elapsed);
+        expect(w.updateCount).not.toBe(before.count);
+      }),
+      { numRuns: 2000, seed: 28 },
+    );
+    // The case that matters was reached: a stamp taken at the new clock.
+    expect(stamped).toBeGreaterThan(20);
+  });
+});

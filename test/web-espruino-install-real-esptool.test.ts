@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { openPageFixture, watchErrors, type PageFixture } from "./web-page";
+import { acceptDialogs, openPageFixture, watchErrors, type PageFixture } from "./web-page";
 import { installFakeSerial, type FakeBoard, type FakeState } from "./web-fake-serial";
 import type { RomPlan, RomRecord } from "./web-fake-esp32-rom";
 import { cleanImage, tempDir } from "./region-tools-fixtures";
@@ -69,11 +69,7 @@ afterAll(async () => {
 async function open(plan: RomPlan, board: FakeBoard = BOARD): Promise<{ page: Page; errors: string[]; dialogs: string[] }> {
   const page = await fx.browser.context.newPage();
   const errors = watchErrors(page);
-  const dialogs: string[] = [];
-  page.on("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.accept();
-  });
+  const dialogs = acceptDialogs(page);
   await page.addInitScript({ content: romScript + "\n__fakeRomModule.installFakeRom(" + JSON.stringify(plan) + ");" });
   await page.addInitScript(installFakeSerial, board);
   await page.goto(fx.url);

@@ -88,6 +88,16 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/** Every dialog the page opens is accepted, as a person clicking OK, and its text kept for the test. */
+export function acceptDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.accept();
+  });
+  return dialogs;
+}
+
 /** A new page of the fixture with its errors watched, once the simulator is running in it. */
 export async function openSimulatorPage(fx: PageFixture): Promise<{ page: Page; errors: string[] }> {
   const page = await fx.browser.context.newPage();

@@ -9,7 +9,7 @@
  * on the interpreter) and E.CRC32 of the chunk. The image counts only when every chunk arrived
  * exactly once with a matching CRC.
  */
-import { command, type Exchange } from "../boards/consoleProtocol";
+import { command, evaluation, evaluationId, parseEvaluation, type Evaluated, type Exchange } from "../boards/consoleProtocol";
 import { crc32Bitwise } from "../save/crc32";
 
 /** The transfer was incomplete or garbled; the message says how. */
@@ -134,24 +134,57 @@ export function pullMs(size: number): number {
   return 60_000 + size;
 }
 
+/** Collects a pull's lines as they come: `take` answers true once the END line has come. */
+function pullLines(size: number, progress: (bytes: number) => void): { take(line: string): boolean; text(): string } {
+  let text = "";
+  let chunks = 0;
+  let ended = false;
+  return {
+    take(line) {
+      if (line.indexOf("PETPULL") >= 0) {
+        text += line + "\n";
+        if (/PETPULL \d+ /.test(line)) progress(Math.min(size, ++chunks * PULL_CHUNK));
+        if (/PETPULL END/.test(line)) ended = true;
+      }
+      return ended;
+    },
+    text: () => text,
+  };
+}
+
 /**
  * Runs `program` (pullProgram or logPullProgram, for a region of `size` bytes) on the board over
  * `exchange` and answers the region, checked by parsePullLines (a PullError when anything is missing
  * or wrong). `progress` gets the bytes received so far after every chunk.
  */
 export async function pullOver(exchange: Exchange, program: string, size: number, progress: (bytes: number) => void = () => {}): Promise<Uint8Array> {
-  let text = "";
-  let chunks = 0;
-  const all = await exchange(
-    command(program),
+  const lines = pullLines(size, progress);
+  await exchange(command(program), (line) => (lines.take(line) ? true : null), pullMs(size), "reading the pet region");
+  return parsePullLines(lines.text(), size);
+}
+
+/**
+ * pullOver, with the expression `expr` typed behind the program, evaluated by the board once the
+ * pull has printed its last line: one wait for the console instead of two (on the emulated ESP32,
+ * whose console passes a line on 0.6 s late, most of what a question costs). Answers the region and
+ * what `expr` evaluated to (or the Error it threw on the board).
+ */
+export async function pullThenEvaluate(exchange: Exchange, program: string, size: number, expr: string, evaluateMs: number): Promise<{ image: Uint8Array; value: unknown }> {
+  const lines = pullLines(size, () => {});
+  const id = evaluationId();
+  let answer: Evaluated | null = null;
+  let ended = false;
+  await exchange(
+    command(program) + command(evaluation(expr, id)),
     (line) => {
-      if (line.indexOf("PETPULL") < 0) return null;
-      text += line + "\n";
-      if (/PETPULL \d+ /.test(line)) progress(Math.min(size, ++chunks * PULL_CHUNK));
-      return /PETPULL END/.test(line) ? text : null;
+      ended = lines.take(line) || ended;
+      answer ??= parseEvaluation(line, id);
+      return ended && answer !== null ? true : null;
     },
-    pullMs(size),
-    "reading the pet region",
+    pullMs(size) + evaluateMs,
+    "reading the pet region and " + expr,
   );
-  return parsePullLines(all, size);
+  const got = answer as Evaluated | null;
+  if (got === null || "error" in got) throw new Error(expr + " failed on the board after the region's read: " + (got === null ? "no answer" : got.error));
+  return { image: parsePullLines(lines.text(), size), value: got.value };
 }

@@ -8,9 +8,9 @@
  * (src/boards/consoleProtocol.ts) over the one Node transport (../serial/boardConsole.ts).
  */
 import { createPrng } from "../../../storage/norFlashSim";
-import { command, evaluate as evaluateOver, evaluation, evaluationId, parseEvaluation, type Evaluated } from "../../../boards/consoleProtocol";
+import { evaluate as evaluateOver } from "../../../boards/consoleProtocol";
 import type { DeviceBoardProfile } from "../../../boards/boardProfile";
-import { logPullProgram, parsePullLines, pullMs } from "../../../inspect/regionPull";
+import { logPullProgram, pullThenEvaluate } from "../../../inspect/regionPull";
 import { readRegion, type LoadedProfile, type RegionContents } from "../../../inspect/regionReport";
 import type { PayloadJson } from "../../../save/payloadJson";
 import { shortPath } from "../packageRoot";
@@ -108,25 +108,8 @@ function evaluate<T>(con: BoardConsole, expr: string, ms = EVALUATE_MS): Promise
  */
 async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<{ region: RegionContents; live: PayloadJson | null }> {
   const r = board.profile.petRegion;
-  const id = evaluationId();
-  let text = "";
-  let ended = false;
-  let live: Evaluated | null = null;
-  await con.exchange(
-    command(logPullProgram(r.address, r.size, r.pageSize)) + command(evaluation(PET_STATUS, id)),
-    (line) => {
-      if (line.indexOf("PETPULL") >= 0) {
-        text += line + "\n";
-        if (/PETPULL END/.test(line)) ended = true;
-      } else live ??= parseEvaluation(line, id);
-      return ended && live !== null ? true : null;
-    },
-    pullMs(r.size) + EVALUATE_MS,
-    "reading the pet region and the pet's status",
-  );
-  const answer = live as Evaluated | null;
-  if (answer === null || "error" in answer) throw new Error("pet.status() failed on the board after the region's read: " + (answer === null ? "no answer" : answer.error));
-  return { region: readRegion(parsePullLines(text, r.size), board), live: answer.value as PayloadJson | null };
+  const { image, value } = await pullThenEvaluate(con.exchange, logPullProgram(r.address, r.size, r.pageSize), r.size, PET_STATUS, EVALUATE_MS);
+  return { region: readRegion(image, board), live: value as PayloadJson | null };
 }
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
