@@ -49,7 +49,7 @@ describe("power cuts on the emulated ESP32 while the pet saves", () => {
     const r = await runCommand("npm", ["run", "-s", "soak", "--", "--port", chip.consoleUrl, "--cut-with", cut, "--rounds", String(ROUNDS), "--window", "1000", "--json"], {}, 900_000);
     // Start-ups the cut script powered on again (the emulator's, before Espruino ran): said, not hidden.
     const restarts = existsSync(record + ".restarts") ? readFileSync(record + ".restarts", "utf8").trim().split("\n").length : 0;
-    console.log("chip soak: " + ROUNDS + " cuts; " + restarts + " start-up(s) stopped in ESP-IDF before Espruino ran and were powered on again");
+    console.log("chip soak: " + ROUNDS + " cuts; " + restarts + " start-up(s) stopped in the emulator (no Espruino in 15 s, or no prompt in 30 s) and were powered on again");
     expect(r.code, r.err).toBe(0);
     const soak = JSON.parse(r.out) as SoakJson;
     expect(soak.rounds).toBe(ROUNDS);

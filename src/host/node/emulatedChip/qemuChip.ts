@@ -245,7 +245,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Power-ons more a start-up that stopped before Espruino ran may take (STARTUP_HANG_MS). */
+/** Power-ons more a start-up that stopped may take (STARTUP_HANG_MS, PROMPT_HANG_MS). */
 const STARTUP_RETRIES = 3;
 /** What Espruino prints once it runs (its banner, the radios-off warnings, a prompt). */
 const ESPRUINO_RAN = /espruino\.com|WARNING: Bluetooth|ERROR: Socket|\n>/;
@@ -258,6 +258,13 @@ const ESPRUINO_RAN = /espruino\.com|WARNING: Bluetooth|ERROR: Socket|\n>/;
  * on). On a quiet host Espruino speaks about 5 s after the entry line; 15 s is three times that.
  */
 const STARTUP_HANG_MS = 15_000;
+/**
+ * A start-up in which Espruino has spoken but gives no prompt this long after the power came on has
+ * stopped too: the same deadlock later in the start-up (seen once on a quiet host, the radios-off
+ * warning and then nothing for 60 s, with the watchdogs off). A board's boot to the pet's prompt
+ * takes about 7 s here; a boot that hangs every time (the product's) still fails after the retries.
+ */
+const PROMPT_HANG_MS = 30_000;
 
 /**
  * Connects to the chip's console and waits until it answers a prompt (`>`), nudging it with Enter
@@ -272,7 +279,7 @@ export async function waitForPrompt(chip: Chip, ms = 60_000): Promise<string> {
   let text = "";
   let retries = 0;
   let poweredAt = Date.now();
-  const stopped = (): boolean => !ESPRUINO_RAN.test(text) && Date.now() - poweredAt >= STARTUP_HANG_MS;
+  const stopped = (): boolean => Date.now() - poweredAt >= (ESPRUINO_RAN.test(text) ? PROMPT_HANG_MS : STARTUP_HANG_MS);
   while (Date.now() < end) {
     if (stopped()) {
       if (retries >= STARTUP_RETRIES) break;
@@ -319,7 +326,7 @@ export async function waitForPrompt(chip: Chip, ms = 60_000): Promise<string> {
     }
   }
   const tail = text.replace(/\s+/g, " ").slice(-300);
-  const restarts = retries > 0 ? "; " + retries + " start-up(s) stopped before Espruino ran and were powered on again" : "";
+  const restarts = retries > 0 ? "; " + retries + " start-up(s) stopped (no Espruino within " + STARTUP_HANG_MS / 1000 + " s, or no prompt within " + PROMPT_HANG_MS / 1000 + " s) and were powered on again" : "";
   throw new Error("the emulated ESP32 gave no Espruino prompt within " + ms / 1000 + " s (QEMU's log: " + chip.log + "; the console printed: " + (tail || "nothing") + restarts + ")");
 }
 
