@@ -301,7 +301,13 @@ describe("Espruino installed on an erased ESP32 as a person does it", () => {
     const t1 = Date.now();
     const board = new UsbSerialBridge(kit, image);
     board.port = port;
-    await board.powerOn();
+    try {
+      await board.powerOn();
+    } catch (e) {
+      // A boot that never started Espruino leaves no chip running behind it for the next file.
+      await board.unplug();
+      throw e;
+    }
     board.release();
     chip = board.chip as Chip;
     timings.push("command line: Espruino's boot to its banner: " + since(t1) + panics(board));

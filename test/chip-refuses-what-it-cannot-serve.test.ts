@@ -42,7 +42,7 @@ describe("the emulated ESP32 refuses before it writes", () => {
     try {
       await expect(waitForPrompt(silent, 5_000)).rejects.toThrow(/gave no Espruino prompt within 5 s \(QEMU's log: .*blank\.bin\.qemu\.log/);
     } finally {
-      await silent.stop();
+      await silent.powerCut(undefined, true);
     }
   });
 });

@@ -21,30 +21,21 @@
  *   radios-off NVS partition there (writeRadiosOffNvs), which QEMU needs and a board does not.
  * - A chip boots its firmware in about a second; the emulated one takes 6 s, 15 s on a busy host. When
  *   the flash holds a firmware (an app image at 0x10000), the release of EN returns to the page only
- *   once Espruino has started (its banner or prompt), so that the page's wait for a booting board
- *   (10 s) measures the page and not the emulator. A boot that panics before Espruino has started
- *   (the emulator starved of CPU: the interrupt watchdog, and other panics seen in ESP-IDF's start-up
- *   under load), or that hangs with no word after the bootloader's, is powered on again, and what it
- *   printed is kept in the record for the test to show.
+ *   once Espruino has given its prompt (after its banner, or after the pet's .bootcde), so that the
+ *   page's wait for a booting board (10 s) measures the page and not the emulator. A start-up that
+ *   stops in the emulator, by the rule every power-on of the tier keeps (startupStopped in
+ *   qemuChip.ts: no word from Espruino in 15 s, or no prompt in 30 s), or that panics before the
+ *   prompt, is powered on again, and what it printed is kept in the record for the test to show.
  */
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import type { Page } from "playwright-core";
-import { startChip, type Chip, type Kit } from "../src/host/node/emulatedChip/qemuChip";
+import { startChip, startupDone, startupStopped, type Chip, type Kit } from "../src/host/node/emulatedChip/qemuChip";
 
 const FIRMWARE_ADDRESS = 0x10000;
 const ESP_IMAGE_MAGIC = 0xe9;
-/** Espruino has started: its banner (printed when no code is loaded) or its first prompt. */
-const STARTED = /espruino\.com|\n>/;
-/** A panic before Espruino started, whatever its cause (the interrupt watchdog of a starved core, among others). */
+/** A panic before Espruino started, whatever its cause: the start-up stopped, without waiting out the rule's time. */
 const BOOT_PANIC = /Guru Meditation Error/;
-/**
- * A boot that has not started Espruino after this long is taken for hung and powered on again: it
- * takes about 6 s; under CPU contention ESP-IDF's start-up on QEMU sometimes deadlocks after
- * "entry 0x40080274" and prints nothing more (the emulator's, seen on no board; qemuChip.ts's
- * STARTUP_HANG_MS, and its real-time priority, which makes it rarer).
- */
-const BOOT_HANG_MS = 20_000;
 /** How long the chip may take to start Espruino, however many boots panic or hang on the way. */
 const BOOT_HOLD_MS = 120_000;
 /** A file to trace the port into, for finding out what went wrong (PET_BRIDGE_TRACE=FILE). */
@@ -244,9 +235,11 @@ export class UsbSerialBridge {
       this.port = this.chip.port;
       await this.connectConsole();
       if (!hold) return;
-      const bootEnd = Math.min(end, Date.now() + BOOT_HANG_MS);
-      while (Date.now() < bootEnd && !STARTED.test(this.seen) && !BOOT_PANIC.test(this.seen)) await new Promise((r) => setTimeout(r, 50));
-      if (STARTED.test(this.seen) && !BOOT_PANIC.test(this.seen)) {
+      // qemuChip.ts's start-up rule (startupStopped), the one waitForPrompt and the cut script keep.
+      const poweredAt = Date.now();
+      const stopped = (): boolean => BOOT_PANIC.test(this.seen) || startupStopped(this.seen, Date.now() - poweredAt) || Date.now() >= end;
+      while (!startupDone(this.seen) && !stopped()) await new Promise((r) => setTimeout(r, 50));
+      if (startupDone(this.seen) && !BOOT_PANIC.test(this.seen)) {
         this.record.bootMs.push(Date.now() - t0);
         return;
       }
@@ -254,7 +247,7 @@ export class UsbSerialBridge {
         throw new Error("the emulated chip did not start Espruino within " + BOOT_HOLD_MS / 1000 + " s, " + this.record.bootPanics.length + " boots panicking or hanging before it (QEMU's log: " + this.chip.log + "; it printed: " + this.seen.slice(-1500) + ")");
       }
       const at = this.seen.indexOf("Guru Meditation Error");
-      this.record.bootPanics.push(at >= 0 ? this.seen.slice(at).split("\n").slice(0, 12).join("\n") : "no Espruino within " + BOOT_HANG_MS / 1000 + " s, the last it printed: " + this.seen.trim().split("\n").slice(-2).join(" / "));
+      this.record.bootPanics.push(at >= 0 ? this.seen.slice(at).split("\n").slice(0, 12).join("\n") : "a start-up that stopped (no Espruino in 15 s, or no prompt in 30 s), the last it printed: " + this.seen.trim().split("\n").slice(-2).join(" / "));
       if (at >= 0) await new Promise((r) => setTimeout(r, 1000)); // the rest of the panic's report, for the record
       this.release();
       await this.chip.powerCut(undefined, true);

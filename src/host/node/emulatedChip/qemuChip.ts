@@ -267,6 +267,21 @@ const STARTUP_HANG_MS = 15_000;
 const PROMPT_HANG_MS = 30_000;
 
 /**
+ * The start-up rule, one for every caller that powers the emulated chip on (waitForPrompt here, the
+ * install test's USB-serial bridge, and test/fixtures/chip-power-cycle.sh, which is shell and says
+ * the same): given what the console printed since power-on, `ms` after it, has the start-up stopped
+ * in the emulator (STARTUP_HANG_MS, PROMPT_HANG_MS)? A prompt ends the start-up (startupDone).
+ */
+export function startupStopped(printed: string, ms: number): boolean {
+  return !startupDone(printed) && ms >= (ESPRUINO_RAN.test(printed) ? PROMPT_HANG_MS : STARTUP_HANG_MS);
+}
+
+/** The start-up is over: Espruino printed its prompt (after the boot's .bootcde, or its banner). */
+export function startupDone(printed: string): boolean {
+  return /(^|[\r\n])>/.test(printed);
+}
+
+/**
  * Connects to the chip's console and waits until it answers a prompt (`>`), nudging it with Enter
  * every 2 s as the kit's espcon.py does (what the chip prints while nobody is connected is lost).
  * Resolves with everything the console printed meanwhile; a chip that gives no prompt within `ms`
@@ -279,7 +294,7 @@ export async function waitForPrompt(chip: Chip, ms = 60_000): Promise<string> {
   let text = "";
   let retries = 0;
   let poweredAt = Date.now();
-  const stopped = (): boolean => Date.now() - poweredAt >= (ESPRUINO_RAN.test(text) ? PROMPT_HANG_MS : STARTUP_HANG_MS);
+  const stopped = (): boolean => startupStopped(text, Date.now() - poweredAt);
   while (Date.now() < end) {
     if (stopped()) {
       if (retries >= STARTUP_RETRIES) break;

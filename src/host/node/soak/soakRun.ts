@@ -106,9 +106,11 @@ function evaluate<T>(con: BoardConsole, expr: string, ms = EVALUATE_MS): Promise
  * last line): one wait for the console instead of two, which on the emulated ESP32, whose console
  * takes 0.6 s to pass on a line, is most of what a question costs.
  */
-async function readBoardRegion(con: BoardConsole, board: LoadedProfile): Promise<{ region: RegionContents; live: PayloadJson | null }> {
+async function readBoardRegion(con: BoardConsole, board: LoadedProfile, then = ""): Promise<{ region: RegionContents; live: PayloadJson | null }> {
   const r = board.profile.petRegion;
-  const { image, value } = await pullThenEvaluate(con.exchange, logPullProgram(r.address, r.size, r.pageSize), r.size, PET_STATUS, EVALUATE_MS);
+  // `then` (the next round's saving program) runs after the status is taken, in the same line.
+  const expr = then === "" ? PET_STATUS : "[" + PET_STATUS + "," + then + "][0]";
+  const { image, value } = await pullThenEvaluate(con.exchange, logPullProgram(r.address, r.size, r.pageSize), r.size, expr, EVALUATE_MS);
   return { region: readRegion(image, board), live: value as PayloadJson | null };
 }
 
@@ -157,12 +159,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const baseline = checkReadBack(region, [], live, live.nameHex);
     if (baseline.readBack !== null) lastConfirmed = { round: 0, n: 0, status: baseline.readBack };
 
+    let saving = false;
     for (let round = 1; round <= o.rounds; round++) {
       // A round that cannot finish (the board stopped answering mid-read, say) ends the run with
       // what it found; a cut that cannot be made at all is the caller's (CutError).
       try {
-        roundLines = [];
-        await evaluate(con, savingProgram(round, o.intervalMs));
+        // The round's saves start here, or started already in the same line as the last round's read.
+        if (!saving) {
+          roundLines = [];
+          await evaluate(con, savingProgram(round, o.intervalMs));
+        }
+        saving = false;
         const firstBy = Date.now() + FIRST_SAVE_MS;
         while (parseSoakLines(roundLines, round).saves.length === 0 && Date.now() < firstBy && con.isOpen) await sleep(20);
         const delay = random() % Math.max(1, o.windowMs);
@@ -216,7 +223,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         for (const f of failures.slice(0, 3)) report.problems.push("round " + round + ": a save failed on the board: " + f);
         if (saves.length === 0 && failures.length === 0) report.problems.push("round " + round + ": the board confirmed no save before the cut (none within " + FIRST_SAVE_MS / 1000 + " s)");
         if (!back) break;
-        const { region, live } = await readBoardRegion(con, o.board);
+        // The region read, the pet's status and the next round's saving program, in one exchange: on
+        // the emulated ESP32 each line typed costs 0.6 s before the board starts on it.
+        const next = round < o.rounds ? savingProgram(round + 1, o.intervalMs) : "";
+        roundLines = [];
+        saving = next !== "";
+        const { region, live } = await readBoardRegion(con, o.board, next);
         const check = checkReadBack(region, [lastConfirmed, ...saves], live, report.pet.nameHex);
         const confirmedNow = saves.length > 0 ? (saves[saves.length - 1] as ConfirmedSave) : lastConfirmed;
         report.lostSaves += check.lost;
@@ -239,6 +251,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         );
         lastConfirmed = confirmedNow;
       } catch (e) {
+        // The next round's saving may have started in the line that failed: the board is left quiet.
+        if (saving && con.isOpen) await evaluate(con, STOP_SAVING).catch(() => undefined);
         if (e instanceof CutError) throw e;
         report.rounds = round;
         report.problems.push("round " + round + ": " + (e instanceof Error ? e.message : String(e)));
