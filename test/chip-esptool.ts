@@ -1,10 +1,10 @@
 /**
- * The kit's esptool for the emulated-ESP32 tier (test/chip-install-from-erased-chip.test.ts):
+ * The kit's esptool for the emulated-ESP32 tier (its global set-up and test/chip-install-from-erased-chip.test.ts):
  * running it, and the emulator's own step of writing the radios-off NVS partition.
  */
 import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
-import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { makeFlashImage, type Kit } from "../src/host/node/emulatedChip/qemuChip";
 
 /** Debian's python3, which has pyserial (a python3 earlier on PATH, pyenv's, may not); the kit's esptool needs it. */
@@ -41,4 +41,42 @@ export async function writeRadiosOffNvs(kit: Kit, image: string): Promise<void> 
   } finally {
     closeSync(fd);
   }
+}
+
+/** Espruino's ESP32 release as espruino.com ships it (a folder of three files), made from the kit's files. */
+export const RELEASE = "espruino_2v06.63_esp32";
+/** The release's files and the addresses docs/firmware.md writes them at. */
+export const RELEASE_FILES = [
+  { name: "bootloader.bin", address: 0x1000 },
+  { name: "partitions_espruino.bin", address: 0x8000 },
+  { name: "espruino_esp32.bin", address: 0x10000 },
+];
+
+/** The release folder RELEASE in `dir`, its files copied from the kit; answers the folder. */
+export function makeRelease(kit: Kit, dir: string): string {
+  const folder = join(dir, RELEASE);
+  mkdirSync(folder, { recursive: true });
+  for (const f of RELEASE_FILES) copyFileSync(join(kit.dir, "fw", f.name), join(folder, f.name));
+  return folder;
+}
+
+/**
+ * The esptool commands in docs/firmware.md's "Installing Espruino on an ESP32", as argument lists
+ * (lines indented as code, continued with a backslash, starting with esptool.py); [] when the
+ * section is missing.
+ */
+export function documentedInstallCommands(doc: string): string[][] {
+  const start = doc.indexOf("\n## Installing Espruino on an ESP32");
+  if (start < 0) return [];
+  const end = doc.indexOf("\n## ", start + 1);
+  const code = doc
+    .slice(start, end < 0 ? undefined : end)
+    .split("\n")
+    .filter((l) => l.startsWith("    "))
+    .join("\n")
+    .replace(/\\\n/g, " ");
+  return code
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/))
+    .filter((a) => a[0] === "esptool.py");
 }

@@ -14,13 +14,11 @@
  *   and again, and `pet-save inspect` on the flash file finds the last save the chip confirmed before
  *   the cut, no slot mixed; the chip powered on again restores that pet, and the page shows it.
  * - The command line: the esptool commands of docs/firmware.md, read from the page and run as
- *   written with the kit's esptool against the chip in its download mode (the board on a socket
- *   instead of /dev/ttyUSB0; DTR and RTS mean nothing there, so the chip is started in its download
- *   mode for each, as the board's auto-reset would put it). The flash then equals, byte for byte,
- *   the kit's mkimage.py image on which the tier's global set-up runs `npm run upload -- --port
- *   tcp://...` and the other files play, save and cut the power (so the upload is not repeated
- *   here), and the chip boots Espruino 2v06.63 from it.
- *
+ *   written with the kit's esptool against the chip in its download mode, by the tier's global
+ *   set-up (test/chip-global-setup.ts, which says how), since the flash they make is the one the rest
+ *   of the tier uploads the pet to and plays on: here, each command succeeded, the flash then held
+ *   the three files at their addresses and equals, byte for byte, the kit's mkimage.py image, and the
+ *   chip booted Espruino 2v06.63 from it (the upload found that Espruino there).
  * One step is the emulator's and no board's, in both: after Espruino is written, the kit's radios-off
  * NVS partition is written at 0x9000 into the flash file, the chip off (writeRadiosOffNvs: QEMU emulates neither
  * radio, and Espruino 2v06 with a blank NVS stops there; a board boots with its blank NVS).
@@ -28,25 +26,19 @@
  * Timings are printed; they are the emulator's on this host, not a board's.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeFlashImage, startChip, type Chip } from "../src/host/node/emulatedChip/qemuChip";
-import { runEsptool, writeRadiosOffNvs } from "./chip-esptool";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { makeFlashImage, type Chip } from "../src/host/node/emulatedChip/qemuChip";
+import { makeRelease, RELEASE, RELEASE_FILES as FILES, writeRadiosOffNvs } from "./chip-esptool";
 import type { BoardConsole } from "../src/host/node/serial/boardConsole";
-import { chipConsole, chipKit, evaluate, petSave, ROOT } from "./chip-fixtures";
+import { chipConsole, chipKit, evaluate, petSave } from "./chip-fixtures";
 import { UsbSerialBridge } from "./chip-usb-serial-bridge";
 import { openPageWithKitStub, type StubPage } from "./chip-page-with-kit-stub";
 import { acceptDialogs, watchErrors } from "./web-page";
 
-const RELEASE = "espruino_2v06.63_esp32";
-const FILES = [
-  { name: "bootloader.bin", address: 0x1000 },
-  { name: "partitions_espruino.bin", address: 0x8000 },
-  { name: "espruino_esp32.bin", address: 0x10000 },
-];
 const NVS = 0x9000;
 /** Where screenshots of the page go, when asked for (PET_CHIP_SHOTS=DIR). */
 const SHOTS = process.env.PET_CHIP_SHOTS ?? "";
@@ -59,15 +51,13 @@ interface Status {
 
 const kit = chipKit();
 const work = mkdtempSync(join(tmpdir(), "pet-install-"));
-const releaseDir = join(work, RELEASE);
 const releaseTgz = join(work, RELEASE + ".tgz");
 const timings: string[] = [];
 const since = (t0: number): string => ((Date.now() - t0) / 1000).toFixed(1) + " s";
 
 beforeAll(() => {
   // The release as espruino.com ships it: a folder of the three files in a gzipped tar.
-  mkdirSync(releaseDir);
-  for (const f of FILES) copyFileSync(join(kit.dir, "fw", f.name), join(releaseDir, f.name));
+  makeRelease(kit, work);
   execFileSync("tar", ["czf", releaseTgz, "-C", work, RELEASE]);
 });
 
@@ -86,7 +76,7 @@ function panics(b: UsbSerialBridge): string {
 function expectReleaseWritten(image: string): void {
   const flash = readFileSync(image);
   for (const f of FILES) {
-    const bytes = readFileSync(join(releaseDir, f.name));
+    const bytes = readFileSync(join(chipKit().dir, "fw", f.name));
     expect(flash.subarray(f.address, f.address + bytes.length).equals(bytes), f.name + " at 0x" + f.address.toString(16)).toBe(true);
   }
 }
@@ -149,11 +139,9 @@ async function shot(page: Page, name: string): Promise<void> {
 describe("Espruino installed on an erased ESP32 as a person does it", () => {
   let fx: StubPage | null = null;
   let bridge: UsbSerialBridge | null = null;
-  let chip: Chip | null = null;
   let con: BoardConsole | null = null;
   afterAll(async () => {
     await con?.close();
-    await chip?.stop();
     await bridge?.unplug();
     await fx?.close();
   });
@@ -263,75 +251,29 @@ describe("Espruino installed on an erased ESP32 as a person does it", () => {
   });
 
   it("by the esptool commands of docs/firmware.md: the flash the tier uploads the pet to, and Espruino boots from it", async () => {
-    const commands = documentedInstallCommands(readFileSync(join(ROOT, "docs", "firmware.md"), "utf8"));
-    expect(commands.map((c) => c.find((a) => /^[a-z_]+_flash$/.test(a)))).toEqual(["erase_flash", "write_flash"]);
-    const write = commands[1] as string[];
+    const cli = inject("cliInstall");
+    expect(cli.commands.map((c) => c.find((a) => /^[a-z_]+_flash$/.test(a)))).toEqual(["erase_flash", "write_flash"]);
+    const write = cli.commands[1] as string[];
     for (const f of FILES) expect(write[write.indexOf(f.name) - 1]).toBe("0x" + f.address.toString(16));
-
-    const image = join(work, "cli-flash.bin");
-    await makeFlashImage(kit, image, "erased");
-    let port: number | undefined;
-    for (const args of commands) {
-      // The board's auto-reset puts the chip in its download mode for esptool; a socket has no DTR
-      // or RTS to do that with, so the chip is started in it (and esptool's resets do nothing).
-      const t0 = Date.now();
-      const c = await startChip(kit, image, { download: true, port });
-      port = c.port;
-      try {
-        const r = await runEsptool(kit, args.slice(1).map((a) => (a === "/dev/ttyUSB0" ? "socket://127.0.0.1:" + c.port : a)), { cwd: releaseDir });
-        expect(r.code, r.out + r.err).toBe(0);
-        if (args.includes("write_flash")) expect(r.out.match(/Hash of data verified/g)).toHaveLength(3);
-        timings.push("command line: esptool.py " + args.find((a) => a.endsWith("_flash")) + ": " + since(t0));
-      } finally {
-        await c.stop();
-      }
+    expect(cli.runs.map((r) => r.args)).toEqual(cli.commands);
+    for (const r of cli.runs) {
+      expect(r.code, r.out).toBe(0);
+      timings.push("command line (the tier's global set-up): esptool.py " + r.args.find((a) => a.endsWith("_flash")) + ": " + (r.ms / 1000).toFixed(1) + " s");
     }
-    expectReleaseWritten(image);
-    await radiosOffOnceInstalled(image);
+    expect((cli.runs[1] as { out: string }).out.match(/Hash of data verified/g)).toHaveLength(3);
+    expectReleaseWritten(cli.flashAfterEsptool);
 
-    // The flash now holds, byte for byte, what the kit's mkimage.py makes (its Espruino, radios-off
-    // NVS, the rest erased): the flash on which the tier's global set-up runs `npm run upload` and
-    // the other files play, save and cut the power. So the pet's upload is not repeated here.
+    // With the emulator's radios-off NVS, the flash is, byte for byte, what the kit's mkimage.py makes
+    // (its Espruino, the NVS, the rest erased).
+    const image = join(work, "cli-flash.bin");
+    copyFileSync(cli.flashAfterEsptool, image);
+    await radiosOffOnceInstalled(image);
     const kitImage = join(work, "kit-flash.bin");
     await makeFlashImage(kit, kitImage, "espruino");
     expect(readFileSync(image).equals(readFileSync(kitImage)), "the installed flash equals mkimage.py's").toBe(true);
 
-    // EN pressed: the chip boots Espruino from the flash esptool wrote. (The bridge is only the
-    // board's power here, for its retry of a boot that panics or hangs in the emulator's start-up.)
-    const t1 = Date.now();
-    const board = new UsbSerialBridge(kit, image);
-    board.port = port;
-    try {
-      await board.powerOn();
-    } catch (e) {
-      // A boot that never started Espruino leaves no chip running behind it for the next file.
-      await board.unplug();
-      throw e;
-    }
-    board.release();
-    chip = board.chip as Chip;
-    timings.push("command line: Espruino's boot to its banner: " + since(t1) + panics(board));
-    con = await chipConsole(chip);
-    expect(await evaluate(con, "[process.env.VERSION,process.env.BOARD]")).toEqual(["2v06.63", "ESP32"]);
+    // Powered on, the chip booted Espruino 2v06.63 from it: the upload found it there.
+    timings.push("command line: power-on to Espruino's prompt: " + (cli.bootMs / 1000).toFixed(1) + " s");
+    expect(inject("uploadOutput")).toMatch(/^Espruino 2v06\.63 on ESP32 at tcp:/m);
   });
 });
-
-/**
- * The esptool commands in docs/firmware.md's "Installing Espruino on an ESP32", as argument lists
- * (lines indented as code, continued with a backslash, starting with esptool.py).
- */
-function documentedInstallCommands(doc: string): string[][] {
-  const start = doc.indexOf("\n## Installing Espruino on an ESP32");
-  expect(start).toBeGreaterThan(0);
-  const end = doc.indexOf("\n## ", start + 1);
-  const code = doc
-    .slice(start, end)
-    .split("\n")
-    .filter((l) => l.startsWith("    "))
-    .join("\n")
-    .replace(/\\\n/g, " ");
-  return code
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/))
-    .filter((a) => a[0] === "esptool.py");
-}
