@@ -84,6 +84,9 @@ async function bench(options: BenchOptions): Promise<void> {
       throw new CommandFailure(how + named + ": " + why + "; name Espruino's Linux build (ESPRUINO=$(../shared/espruino/build.sh | tail -1))", 2);
     }
   }
+  if (options["write-figures"] === true && ((process.env.BENCH_CHIP_PARTS ?? "") !== "" || (process.env.BENCH_CHIP_OPS ?? "") !== "")) {
+    throw new CommandFailure("--write-figures with BENCH_CHIP_PARTS or BENCH_CHIP_OPS set would write a page missing figures; unset them", 2);
+  }
   const json = options.json === true;
   const here = dirname(fileURLToPath(import.meta.url));
   const result: Record<string, Figures> = {};

@@ -6,7 +6,9 @@
  * objects and flash bytes must be the same. The runs cover the cases that end an idle stretch: an
  * activity or expression change, the periodic save, a sub-millisecond or clamped tick, a clock set
  * backwards, interactions, saves, renames, hatches, imports, failing writes and the wall clock
- * becoming known. IDLE_STEP_RUNS sets the number of random runs (default 60).
+ * becoming known, and pet.exportHex() inside a stretch. Some runs start from a save stamped by a board
+ * that knew the wall clock, restored by one that does not (its absence owed until the clock is
+ * known). IDLE_STEP_RUNS sets the number of random runs (default 60).
  *
  * Each run also counts the steps each pet took: the forced pet took no idle step at all, and the
  * pet ticking as the device does took many, so the agreement is between the two paths and cannot
@@ -14,7 +16,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { bootPet, type BootedPet } from "./firmware-fakes";
+import { bootPet, newFlash, type BootedPet } from "./firmware-fakes";
 import { PERIODIC_SAVE_MS } from "../firmware/savePolicy";
 import { RunningPet } from "../firmware/runningPet";
 import type { DisplayProfile } from "../src/boards/boardProfile";
@@ -31,7 +33,8 @@ type Action =
   | { kind: "reimport" }
   | { kind: "failWrites"; count: number }
   | { kind: "clockBack"; seconds: number }
-  | { kind: "wallClock" };
+  | { kind: "wallClock" }
+  | { kind: "export" };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 30, arbitrary: fc.constant<Action>({ kind: "ticks", count: 1 }) },
@@ -50,7 +53,11 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }).map((count): Action => ({ kind: "failWrites", count })) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }).map((seconds): Action => ({ kind: "clockBack", seconds })) },
   { weight: 1, arbitrary: fc.constant<Action>({ kind: "wallClock" }) },
+  { weight: 3, arbitrary: fc.constant<Action>({ kind: "export" }) },
 );
+
+/** The wall clock the runs use when a board knows it. */
+const WALL_MS = 1767225600000;
 
 /**
  * Loop steps per running pet (tick_) and how many of them took the full step (tickFully_); the
@@ -122,14 +129,21 @@ function apply(p: BootedPet, a: Action, full: boolean): void {
       p.env.setClockBy(-a.seconds);
       return;
     case "wallClock":
-      p.env.setWallClock(1767225600000);
+      p.env.setWallClock(WALL_MS);
+      return;
+    case "export":
+      exported.set(p, p.app.pet.exportHex());
       return;
   }
 }
 
+/** Each pet's last pet.exportHex(). */
+const exported = new WeakMap<BootedPet, unknown>();
+
 /** Everything the owner or the next boot could tell apart. */
 function observed(p: BootedPet): unknown {
   return {
+    exported: exported.get(p) ?? null,
     world: JSON.stringify(p.app.world(), (_k, v: unknown) => (v instanceof Uint8Array ? Array.from(v) : v)),
     status: p.app.pet.status(),
     lines: p.env.lines.slice(0),
@@ -140,10 +154,17 @@ function observed(p: BootedPet): unknown {
 }
 
 /** Runs `actions` on both pets, checking they agree throughout; answers the idle steps the device-like pet took. */
-function agree(actions: Action[], withDisplay: boolean): number {
+function agree(actions: Action[], withDisplay: boolean, from: "erased" | "stamped save" = "erased"): number {
   const options = withDisplay ? { board: { display: DISPLAY }, withDisplayHardware: true, stopped: true } : { stopped: true };
-  const { pet: idle, steps: idleSteps } = bootCounted(options);
-  const { pet: full, steps: fullSteps } = bootCounted(options);
+  const region = from === "erased" ? null : stampedRegion();
+  const flash = (): { sim?: ReturnType<typeof newFlash> } => {
+    if (region === null) return {};
+    const sim = newFlash();
+    sim.poke(sim.baseAddress, region);
+    return { sim };
+  };
+  const { pet: idle, steps: idleSteps } = bootCounted({ ...options, ...flash() });
+  const { pet: full, steps: fullSteps } = bootCounted({ ...options, ...flash() });
   expect(observed(idle)).toEqual(observed(full));
   for (const a of actions) {
     apply(idle, a, false);
@@ -154,6 +175,14 @@ function agree(actions: Action[], withDisplay: boolean): number {
   expect(fullSteps.full).toBe(fullSteps.ticks);
   expect(idleSteps.ticks).toBe(fullSteps.ticks);
   return idleSteps.ticks - idleSteps.full;
+}
+
+/** A region holding a save written by a board that knew the wall clock (the pets booted over it do not). */
+function stampedRegion(): Uint8Array {
+  const writer = bootPet({ wallClockMs: WALL_MS, stopped: true });
+  for (let i = 0; i < 5; i++) tick(writer, 1000, false);
+  expect(writer.app.pet.save()).toBe("ok");
+  return writer.sim.image();
 }
 
 describe("the idle step does what the full step would", () => {
@@ -177,6 +206,17 @@ describe("the idle step does what the full step would", () => {
       { numRuns: Math.ceil(runs / 2) },
     );
     expect(idleSteps).toBeGreaterThan(10 * runs);
+  });
+  it("on random runs from a stamped save restored without a wall clock", () => {
+    let idleSteps = 0;
+    fc.assert(
+      fc.property(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => {
+        idleSteps += agree(actions, false, "stamped save");
+      }),
+      { numRuns: Math.ceil(runs / 2) },
+    );
+    // Fewer than from an erased region: no stretch starts before a wallClock action pays the absence.
+    expect(idleSteps).toBeGreaterThan(5 * runs);
   });
   it("through a long quiet stretch and the periodic saves that end it", () => {
     // Ten minutes of one-second ticks: the idle stretches, two periodic saves and the activity

@@ -37,12 +37,25 @@ import { BOOT_FILE } from "../../src/boards/consoleProtocol";
 /** Counted boots of each .bootcde. */
 const BOOT_RUNS = 5;
 /** Counted runs of each operation (odd, so the median is one of them). */
-const OP_RUNS = 7;
+const OP_RUNS = Number(process.env.BENCH_CHIP_OP_RUNS ?? "") || 7;
 /** Ticks in one counted window, and windows of each kind (pure interpreter work repeats exactly). */
 const TICKS = 10;
 const TICK_RUNS = 3;
 const ESP32 = join(ROOT, "boards", "esp32.json");
 const HERE = join(ROOT, "scripts", "bench");
+
+/**
+ * While working on one figure: BENCH_CHIP_PARTS=boot,ops,ticks and BENCH_CHIP_OPS=petExportHex,floorEncode
+ * (names from benchTables.ts's OPS) count only those; the figures then lack the rest, and bench.ts
+ * refuses --write-figures with either set. BENCH_CHIP_OP_RUNS=3 counts each op 3 times, not OP_RUNS
+ * (pure interpreter work repeats to the instruction).
+ */
+export const CHIP_PARTS = process.env.BENCH_CHIP_PARTS ?? "";
+export const CHIP_OPS = process.env.BENCH_CHIP_OPS ?? "";
+/** Whether `name` is in the comma list `list` (an empty list names everything). */
+function wanted(list: string, name: string): boolean {
+  return list === "" || list.split(",").indexOf(name) >= 0;
+}
 
 /** The three bundles the chip runs, each in the form its Espruino needs. */
 interface ChipBuilds {
@@ -91,7 +104,7 @@ async function opFigures(s: ChipSession): Promise<Figures> {
   const harness = median(await count("nothing"));
   const raw: Record<string, number[]> = {};
   const ops: Figures = {};
-  for (const op of OPS) {
+  for (const op of OPS.filter((o) => wanted(CHIP_OPS, o.name))) {
     try {
       raw[op.name] = (await count(op.name)).map((n) => n - harness);
     } catch (e) {
@@ -99,7 +112,7 @@ async function opFigures(s: ChipSession): Promise<Figures> {
     }
   }
   const per = (name: string | null | undefined): number | undefined => (name && raw[name] ? median(raw[name]!) : undefined);
-  for (const op of OPS) {
+  for (const op of OPS.filter((o) => wanted(CHIP_OPS, o.name))) {
     const runs = raw[op.name];
     if (runs === undefined) continue;
     const n = median(runs);
@@ -144,6 +157,7 @@ async function measure(s: ChipSession, figures: Figures): Promise<void> {
     ["ticks", () => tickFigures(s)],
   ];
   for (const [name, part] of parts) {
+    if (!wanted(CHIP_PARTS, name)) continue;
     try {
       Object.assign(figures, await part());
     } catch (e) {
