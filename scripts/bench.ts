@@ -59,6 +59,18 @@ of many runs; scripts/bench/README.md says what each figure is.`,
     { name: "only", value: "SECTIONS", help: "run only these sections (comma-separated: " + SECTIONS.join(", ") + ")" },
     { name: "write-figures", help: "write the figures to docs/figures.json and docs/figures.md, the page every other\ndoc points at for a number (needs the firmware section, so an interpreter)" },
   ],
+  sections: [
+    [
+      "environment",
+      [
+        ["ESPRUINO", "Espruino's Linux build, as --espruino"],
+        ["ESP32_QEMU", "the kit's QEMU, for the chip section"],
+        ["BENCH_CHIP_PARTS", "the chip section counts only these parts (boot, ops, ticks; comma-separated)"],
+        ["BENCH_CHIP_OPS", "its ops part counts only these operations (scripts/bench/benchTables.ts, OPS)"],
+        ["BENCH_CHIP_OP_RUNS", "runs of each counted operation (default 7)"],
+      ],
+    ],
+  ],
   examples: [
     "npm run bench -- --espruino $(../shared/espruino/build.sh | tail -1)",
     "npm run -s bench -- --json --out bench.json",
@@ -67,7 +79,7 @@ of many runs; scripts/bench/README.md says what each figure is.`,
   exits: [
     [0, "measured (sections that cannot run here say why)"],
     [1, "a section failed"],
-    [2, "bad usage (an unknown section with --only), or --espruino / ESPRUINO names no executable\nfile, or --write-figures without the firmware section"],
+    [2, "bad usage (an unknown section with --only), or --espruino / ESPRUINO names no executable\nfile, or --write-figures without the firmware section or with BENCH_CHIP_PARTS or BENCH_CHIP_OPS set,\nor a BENCH_CHIP_OP_RUNS that is no count"],
   ],
   run: bench,
 });
@@ -87,6 +99,8 @@ async function bench(options: BenchOptions): Promise<void> {
   if (options["write-figures"] === true && ((process.env.BENCH_CHIP_PARTS ?? "") !== "" || (process.env.BENCH_CHIP_OPS ?? "") !== "")) {
     throw new CommandFailure("--write-figures with BENCH_CHIP_PARTS or BENCH_CHIP_OPS set would write a page missing figures; unset them", 2);
   }
+  const opRuns = process.env.BENCH_CHIP_OP_RUNS ?? "";
+  if (opRuns !== "" && !/^[1-9][0-9]*$/.test(opRuns)) throw new CommandFailure("BENCH_CHIP_OP_RUNS=" + opRuns + ": not a count of runs (a whole number from 1)", 2);
   const json = options.json === true;
   const here = dirname(fileURLToPath(import.meta.url));
   const result: Record<string, Figures> = {};

@@ -50,8 +50,8 @@ const HERE = join(ROOT, "scripts", "bench");
  * refuses --write-figures with either set. BENCH_CHIP_OP_RUNS=3 counts each op 3 times, not OP_RUNS
  * (pure interpreter work repeats to the instruction).
  */
-export const CHIP_PARTS = process.env.BENCH_CHIP_PARTS ?? "";
-export const CHIP_OPS = process.env.BENCH_CHIP_OPS ?? "";
+const CHIP_PARTS = process.env.BENCH_CHIP_PARTS ?? "";
+const CHIP_OPS = process.env.BENCH_CHIP_OPS ?? "";
 /** Whether `name` is in the comma list `list` (an empty list names everything). */
 function wanted(list: string, name: string): boolean {
   return list === "" || list.split(",").indexOf(name) >= 0;
@@ -104,7 +104,8 @@ async function opFigures(s: ChipSession): Promise<Figures> {
   const harness = median(await count("nothing"));
   const raw: Record<string, number[]> = {};
   const ops: Figures = {};
-  for (const op of OPS.filter((o) => wanted(CHIP_OPS, o.name))) {
+  const chosen = OPS.filter((o) => wanted(CHIP_OPS, o.name));
+  for (const op of chosen) {
     try {
       raw[op.name] = (await count(op.name)).map((n) => n - harness);
     } catch (e) {
@@ -112,7 +113,7 @@ async function opFigures(s: ChipSession): Promise<Figures> {
     }
   }
   const per = (name: string | null | undefined): number | undefined => (name && raw[name] ? median(raw[name]!) : undefined);
-  for (const op of OPS.filter((o) => wanted(CHIP_OPS, o.name))) {
+  for (const op of chosen) {
     const runs = raw[op.name];
     if (runs === undefined) continue;
     const n = median(runs);
