@@ -36,6 +36,14 @@ import {
 } from "./layout";
 import type { LoadStatus, SaveStatus } from "./status";
 
+// The device bundle's build defines ESPRUINO_BUILD (scripts/lib/build.js buildDefines): there the
+// checksum is E.CRC32's, called here on a view made by the Uint8Array constructor, natively on every
+// Espruino. crc32() would take the view with subarray, which Espruino 2v06 lacks: on the ESP32's own
+// firmware that is the function form's prelude, JavaScript run on every save and load. Undefined in
+// Node and the unminified bundle, where crc32() decides as before.
+declare const ESPRUINO_BUILD: true | undefined;
+declare const E: { CRC32(data: Uint8Array): number };
+
 export interface SaveResult {
   status: SaveStatus;
   /** Exactly PAYLOAD_LENGTH bytes when status is "ok", else null. */
@@ -77,20 +85,31 @@ function clockValue(v: number | U64): U64 | null {
 export function saveWorld(world: World, savedAtMs: number | U64): SaveResult {
   const worldStatus: WorldStatus = validateWorld(world);
   if (worldStatus !== "ok") return { status: worldStatus, bytes: null };
-  const savedAt = clockValue(savedAtMs);
-  if (savedAt === null) return { status: "bad-saved-at", bytes: null };
+  // clockValue, written out for a number (every save and export passes one): no call, no object.
+  let stampHi: number;
+  let stampLo: number;
+  if (typeof savedAtMs === "number") {
+    if (!(savedAtMs >= 0) || savedAtMs > MAX_SAFE) return { status: "bad-saved-at", bytes: null }; // also NaN
+    stampLo = Math.floor(savedAtMs);
+    stampHi = Math.floor(stampLo / TWO_POW_32);
+    stampLo -= stampHi * TWO_POW_32;
+  } else {
+    const savedAt = clockValue(savedAtMs);
+    if (savedAt === null) return { status: "bad-saved-at", bytes: null };
+    stampHi = savedAt.hi;
+    stampLo = savedAt.lo;
+  }
 
-  const buffer = new ArrayBuffer(PAYLOAD_LENGTH); // zero-filled: the name padding needs no loop
-  const out = new Uint8Array(buffer);
-  const dv = new DataView(buffer);
+  const out = new Uint8Array(PAYLOAD_LENGTH); // zero-filled: the name padding needs no loop
+  const dv = new DataView(out.buffer);
   dv.setUint32(OFFSET_MAGIC, MAGIC_U32LE, true);
   dv.setUint16(OFFSET_VERSION, FORMAT_VERSION, true);
   dv.setUint32(OFFSET_ELAPSED, world.elapsed.lo, true);
   dv.setUint32(OFFSET_ELAPSED + 4, world.elapsed.hi, true);
   dv.setUint32(OFFSET_UPDATE_COUNT, world.updateCount.lo, true);
   dv.setUint32(OFFSET_UPDATE_COUNT + 4, world.updateCount.hi, true);
-  dv.setUint32(OFFSET_SAVED_AT, savedAt.lo, true);
-  dv.setUint32(OFFSET_SAVED_AT + 4, savedAt.hi, true);
+  dv.setUint32(OFFSET_SAVED_AT, stampLo, true);
+  dv.setUint32(OFFSET_SAVED_AT + 4, stampHi, true);
   out[OFFSET_ACTIVITY] = world.activity;
   out[OFFSET_EXPRESSION] = world.expression;
   dv.setUint32(OFFSET_ACTIVITY_SINCE, world.activitySince.lo, true);
@@ -99,7 +118,8 @@ export function saveWorld(world: World, savedAtMs: number | U64): SaveResult {
   dv.setUint32(OFFSET_EXPRESSION_SINCE + 4, world.expressionSince.hi, true);
   out[OFFSET_NAME_LENGTH] = world.name.length;
   out.set(world.name, OFFSET_NAME_BYTES);
-  dv.setUint32(OFFSET_CRC, crc32(out, 0, CRC_COVERED_LENGTH), true);
+  const crc = typeof ESPRUINO_BUILD !== "undefined" ? E.CRC32(new Uint8Array(out.buffer, 0, CRC_COVERED_LENGTH)) >>> 0 : crc32(out, 0, CRC_COVERED_LENGTH);
+  dv.setUint32(OFFSET_CRC, crc, true);
   return { status: "ok", bytes: out };
 }
 
@@ -123,7 +143,10 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   if (dv.getUint32(OFFSET_MAGIC, true) !== MAGIC_U32LE) return rejected("bad-magic", U64_ZERO);
   if (dv.getUint16(OFFSET_VERSION, true) !== FORMAT_VERSION) return rejected("unsupported-version", U64_ZERO);
   if (bytes.length !== PAYLOAD_LENGTH) return rejected("bad-length", U64_ZERO);
-  if (crc32(bytes, 0, CRC_COVERED_LENGTH) !== dv.getUint32(OFFSET_CRC, true)) return rejected("bad-checksum", U64_ZERO);
+  // The length is PAYLOAD_LENGTH from here on: the views below are made natively (see ESPRUINO_BUILD).
+  const at = bytes.byteOffset;
+  const crc = typeof ESPRUINO_BUILD !== "undefined" ? E.CRC32(new Uint8Array(bytes.buffer, at, CRC_COVERED_LENGTH)) >>> 0 : crc32(bytes, 0, CRC_COVERED_LENGTH);
+  if (crc !== dv.getUint32(OFFSET_CRC, true)) return rejected("bad-checksum", U64_ZERO);
 
   const savedAt: U64 = { hi: dv.getUint32(OFFSET_SAVED_AT + 4, true), lo: dv.getUint32(OFFSET_SAVED_AT, true) };
   const activity = bytes[OFFSET_ACTIVITY] as number;
@@ -134,9 +157,10 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   // 31 bytes, names a longer one, which the rule refuses), and every padding byte is zero (their sum
   // is 0).
   const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
-  const name = bytes.subarray(OFFSET_NAME_BYTES, OFFSET_NAME_BYTES + nameLength);
+  if (nameLength > NAME_FIELD_SIZE) return rejected("bad-name", savedAt);
+  const name = new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES, nameLength);
   if (!isValidName(name)) return rejected("bad-name", savedAt);
-  if (byteSum(bytes.subarray(OFFSET_NAME_BYTES + nameLength, OFFSET_NAME_BYTES + NAME_FIELD_SIZE)) !== 0) return rejected("bad-name", savedAt);
+  if (byteSum(new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES + nameLength, NAME_FIELD_SIZE - nameLength)) !== 0) return rejected("bad-name", savedAt);
 
   // The time away, written out (loadWorld is the boot's restore): absenceMs(savedAt, nowMs), then
   // addTimeAway(world, absence) on the halves before the world is assembled. Both originals are
