@@ -2,8 +2,8 @@
  * terser in a worker thread, so that the firmware's type check (typeCheck.js) runs in the build's
  * own thread meanwhile. The same `minify`, called with the same code and options as in the
  * build's thread, gives the same bytes; only where it runs changes. One worker serves one build
- * (two minify calls at most) and is started at the beginning of the build, so loading terser
- * overlaps loading TypeScript.
+ * (the firmware's two runs of minify, build.js terserPlugin) and is started at the beginning of the
+ * build, so loading terser overlaps loading TypeScript.
  *
  * The worker half is at the bottom: it answers { id, code } or { id, error } for each { id, code, options }.
  */
