@@ -60,17 +60,18 @@ export function createSsd1306(i2c: I2CBus, address: number, width: number, heigh
   const pages = height / 8;
 
   function flush(buffer: ArrayBuffer, firstPage?: number, lastPage?: number): number {
-    const bytes = new Uint8Array(buffer);
     const first = firstPage === undefined || firstPage < 0 ? 0 : firstPage;
     const last = lastPage === undefined || lastPage >= pages ? pages - 1 : lastPage;
     if (last < first) return 0;
     i2c.writeTo(address, CONTROL_COMMANDS, [0x21, 0, width - 1, 0x22, first, last]);
     // One transfer per page (width bytes), as Espruino's own SSD1306 module sends them (128 bytes on
     // a 128-wide panel): half the calls of 64-byte transfers, and each one costs a call and its
-    // statements on the interpreter.
+    // statements on the interpreter. Each page is a view made by the Uint8Array constructor, natively
+    // on every Espruino (on 2v06, the ESP32's own firmware, subarray is the function form's
+    // JavaScript prelude); `buffer` is the whole frame, so every page lies inside it.
     const end = (last + 1) * width;
     for (let i = first * width; i < end; i += width) {
-      i2c.writeTo(address, CONTROL_DATA, bytes.subarray(i, i + width));
+      i2c.writeTo(address, CONTROL_DATA, new Uint8Array(buffer, i, width));
     }
     return end - first * width;
   }
