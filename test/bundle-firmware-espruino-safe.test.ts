@@ -72,6 +72,12 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
     expect(builds[board]!.unminified).toContain('typeof E !== "undefined" && E && typeof E.CRC32 === "function"');
   });
 
+  it("takes no view with subarray, which Espruino before 2v14 runs as the function form's JavaScript prelude", () => {
+    // On the ESP32's own firmware (2v06) subarray is src/boards/bundleForm.ts FUNCTION_FORM_PRELUDE:
+    // a call of it costs the redraw tick a fifth. Views are made with the Uint8Array constructor.
+    expect(builds[board]!.code).not.toContain("subarray");
+  });
+
   it("carries the panel, button and LED code exactly when its profile has them", () => {
     const { code, profile } = builds[board]!;
     // Words only that code holds: the drawing, the panel's I2C set-up, the button's pull resistor, the LED's pin.

@@ -30,8 +30,11 @@
  * the old interpreter what the bundle uses and it lacks.
  *
  * What 2v06.63 lacks, found on the emulated chip (docs/board.md, "Espruino's own ESP32 firmware"):
- * `subarray` on typed arrays (the codec and the CRC take views with it). Everything else the bundle
- * calls is there. The prelude adds only what is missing, so it costs nothing where it is not needed.
+ * `subarray` on typed arrays. Everything else the bundle calls is there. The prelude adds only what
+ * is missing, so it costs nothing where it is not needed. The firmware itself no longer takes views
+ * with subarray (the codec and the panel make them with the Uint8Array constructor, native on every
+ * version: the prelude's JavaScript cost a save, a restore and every redraw; the bundle test refuses
+ * a subarray in the bundle), so the prelude is there for what else may run beside it.
  *
  * Host-neutral and free of parsers: the page does this in the browser, the upload in Node, on the
  * block that scripts/lib/outerBlock.js writes (`{let ...;...}`), by taking the braces off.
