@@ -2,9 +2,9 @@
  * The words the firmware prints: the console lines. The pet.status() object is
  * src/save/payloadJson.ts, shared with `pet-save decode --json`.
  */
-import type { World } from "../src/core/types";
+import { ACTIVITY_NAMES, EXPRESSION_NAMES, type World } from "../src/core/types";
 import { nameForDisplay } from "../src/core/name";
-import { u64ToDecimal } from "../src/core/u64";
+import { TWO_POW_32, u64ToDecimal } from "../src/core/u64";
 import { activityName, expressionName } from "../src/save/payloadJson";
 import { STORAGE_ERROR, type SaveOutcome } from "./store";
 
@@ -12,16 +12,24 @@ import { STORAGE_ERROR, type SaveOutcome } from "./store";
  * "Pip: playing, happy, updates 57" plus ", saved" (or ", save failed: x") when a save just ran.
  * `nameText` is nameForDisplay(world.name) when the caller has it already (the running pet keeps it
  * while the name does not change, so a line costs no UTF-8 decoding).
+ *
+ * A board without a panel prints this at every change and every save, where a call costs more than
+ * the work it does: the names are the tables' (activityName and expressionName only for a number the
+ * tables lack) and the count is u64ToDecimal's shortcut below 2^53, as payloadJson does it;
+ * test/firmware-status-line-agrees.test.ts holds it to those functions.
  */
 export function statusLine(world: World, saveNote: string, nameText?: string): string {
+  const an = ACTIVITY_NAMES[world.activity];
+  const xn = EXPRESSION_NAMES[world.expression];
+  const c = world.updateCount;
   return (
     (nameText === undefined ? nameForDisplay(world.name) : nameText) +
     ": " +
-    activityName(world.activity) +
+    (typeof an === "string" ? an : activityName(world.activity)) +
     ", " +
-    expressionName(world.expression) +
+    (typeof xn === "string" ? xn : expressionName(world.expression)) +
     ", updates " +
-    u64ToDecimal(world.updateCount) +
+    (c.hi < 0x200000 ? String(c.hi * TWO_POW_32 + c.lo) : u64ToDecimal(c)) +
     (saveNote === "" ? "" : ", " + saveNote)
   );
 }
