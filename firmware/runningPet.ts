@@ -23,7 +23,7 @@
 import { createWorld, isValidName } from "../src/core/world";
 import { quietUntil, tickWorld, updateWorld } from "../src/core/rules";
 import { nameForDisplay, nameFromString } from "../src/core/name";
-import { u64FromNumber, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, type U64 } from "../src/core/u64";
+import { TWO_POW_32, u64IsSafe, u64IsZero, u64ToDecimal, u64ToNumber, U64_ZERO, MAX_SAFE, type U64 } from "../src/core/u64";
 import type { PetEvent, World } from "../src/core/types";
 import { addTimeAway, saveWorld, type LoadResult, type SaveResult } from "../src/save/codec";
 import { ABSENCE_CLAMP_MS } from "../src/save/layout";
@@ -573,7 +573,13 @@ export class RunningPet {
     }
     const status = outcome.status;
     noteSaveAttempt(this.saves_, this.uptime_, status === "ok");
-    if (status === "ok") this.savedAt_ = u64FromNumber(stamp) || U64_ZERO;
+    if (status === "ok") {
+      // The stamp as the payload now holds it, split as saveWorld split it (written out: a call of
+      // u64FromNumber cost the save more than this). saveStamp_ gives a whole number from 0 to
+      // 2^53 - 1: the floored wall clock, or the whole stamp base plus the whole uptime.
+      const hi = Math.floor(stamp / TWO_POW_32);
+      this.savedAt_ = { hi: hi, lo: stamp - hi * TWO_POW_32 };
+    }
     else if (status === COMMIT_UNKNOWN) {
       // The next boot may return this save or the one before: ask for another, so the loop writes it
       // once the retry gap has passed even if nothing else would (pet.save() asks for no save of its
