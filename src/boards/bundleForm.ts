@@ -34,7 +34,8 @@
  * is missing, so it costs nothing where it is not needed. The firmware itself no longer takes views
  * with subarray (the codec and the panel make them with the Uint8Array constructor, native on every
  * version: the prelude's JavaScript cost a save, a restore and every redraw; the bundle test refuses
- * a subarray in the bundle), so the prelude is there for what else may run beside it.
+ * a subarray in the bundle). The prelude stays as a safety net: a subarray that slipped in would run,
+ * slowly, instead of stopping the pet at its first restore.
  *
  * Host-neutral and free of parsers: the page does this in the browser, the upload in Node, on the
  * block that scripts/lib/outerBlock.js writes (`{let ...;...}`), by taking the braces off.
