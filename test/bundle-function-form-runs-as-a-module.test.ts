@@ -78,6 +78,20 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it("gives a prelude subarray that agrees with the standard one there, an empty range included", async () => {
+    // The prelude's function under a name of its own (2v29 has subarray, which it leaves alone).
+    const head = "if(!Uint8Array.prototype.subarray)Uint8Array.prototype.subarray=";
+    expect(FUNCTION_FORM_PRELUDE.startsWith(head)).toBe(true);
+    const ranges = [[0, 8], [2, 5], [3, 3], [5, 2], [-3, undefined], [undefined, -2], [8, 8], [0, 0], [-20, 20]] as const;
+    const bytes = [1, 2, 3, 4, 5, 6, 7, 8];
+    const code =
+      "var sub=" + FUNCTION_FORM_PRELUDE.slice(head.length) + "var u=new Uint8Array(" + JSON.stringify(bytes) + ");" +
+      ranges.map(([a, b]) => 'print("#sub "+[].slice.call(sub.call(u,' + a + "," + b + ")).join());").join("");
+    const out = await onEspruino(code, dir);
+    const got = [...out.matchAll(/#sub (.*)/g)].map((m) => m[1]!.trim());
+    expect(got).toEqual(ranges.map(([a, b]) => Array.from(new Uint8Array(bytes).subarray(a, b)).join()));
+  });
+
   it("boots the pet from .bootcde, its names out of the global scope and no module left", async () => {
     const profile = await loadInterpreterProfile();
     const code = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);

@@ -50,12 +50,13 @@ export type BundleForm = "block" | "function";
 
 /**
  * What the older interpreters get before the bundle: `subarray` on Uint8Array (a view of the same
- * bytes, as the standard one), defined only where it is missing.
+ * bytes, as the standard one), defined only where it is missing. An empty range is a new empty
+ * array, not a view: Espruino reads a view of length 0 as the rest of the buffer.
  */
 export const FUNCTION_FORM_PRELUDE =
   "if(!Uint8Array.prototype.subarray)Uint8Array.prototype.subarray=function(a,b){var n=this.length;" +
   "a=a===void 0?0:a<0?Math.max(n+a,0):Math.min(a,n);b=b===void 0?n:b<0?Math.max(n+b,0):Math.min(b,n);" +
-  "return new Uint8Array(this.buffer,this.byteOffset+a,b>a?b-a:0)};";
+  "return b>a?new Uint8Array(this.buffer,this.byteOffset+a,b-a):new Uint8Array(0)};";
 
 /** The form a board reporting `version` runs: "block" from BLOCK_SCOPE_SINCE on, "function" before (and for what is no version). */
 export function bundleFormFor(version: string): BundleForm {
