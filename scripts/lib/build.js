@@ -264,6 +264,8 @@ export const TERSER_OPTIONS = {
  *                       Espruino, which the build gives `storageSizes`): the device skips asking, and
  *                       a simulator's bundle carries neither the check nor the reading of
  *                       process.env (firmware/runningPet.ts, src/host/espruino/env.ts)
+ *   ESPRUINO_WORD_VIEWS the same test: the codec's u32 fields through Uint32Array views at any byte
+ *                       offset, which Espruino allows and Node and browsers refuse (src/save/codec.ts)
  *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZES   the numbers
  *                       that check compares with (0 and [] where there are none): constants in its body
  * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string, storageSizes?: number[]}} profile
@@ -276,6 +278,7 @@ export function buildDefines(profile) {
     BOARD_HAS_BUTTON: profile.button !== undefined,
     BOARD_HAS_LED: profile.led !== undefined,
     BOARD_CHECKS_REGION: profile.host !== "desktop",
+    ESPRUINO_WORD_VIEWS: profile.host !== "desktop",
     BOARD_REGION_ADDRESS: profile.petRegion.address,
     BOARD_REGION_SIZE: profile.petRegion.size,
     BOARD_PAGE_SIZE: profile.petRegion.pageSize,

@@ -33,6 +33,15 @@ import {
   OFFSET_UPDATE_COUNT,
   OFFSET_VERSION,
   PAYLOAD_LENGTH,
+  SHIFTED_ELAPSED,
+  SHIFTED_SAVED_AT,
+  SHIFTED_UPDATE_COUNT,
+  SHIFTED_WORD_COUNT,
+  WORD_ACTIVITY_SINCE,
+  WORD_COUNT,
+  WORD_CRC,
+  WORD_EXPRESSION_SINCE,
+  WORD_MAGIC,
 } from "./layout";
 import type { LoadStatus, SaveStatus } from "./status";
 
@@ -42,7 +51,18 @@ import type { LoadStatus, SaveStatus } from "./status";
 // firmware that is the function form's prelude, JavaScript run on every save and load. Undefined in
 // Node and the unminified bundle, where crc32() decides as before.
 declare const ESPRUINO_BUILD: true | undefined;
+// ESPRUINO_WORD_VIEWS: true in a bundle for a profile that runs on Espruino itself (buildDefines).
+// There the u32 fields go in and out through two Uint32Array views (layout.ts, WORD_*), indexed
+// like an array, instead of a DataView's method calls: on the emulated ESP32 a DataView costs about
+// 17,000 Xtensa instructions to make and 17,000 per getUint32, an indexed word about 6,500
+// (docs/speed.md). One of the views starts 6 bytes in, off the 4-byte grid: Espruino's typed arrays
+// take any byte offset (and both of its builds the product serves, the ESP32 and x86 Linux, are
+// little-endian, as the payload is), while Node and browsers refuse one, so the bundles they run
+// (the simulators', false) and Node (undefined) keep the DataView.
+declare const ESPRUINO_WORD_VIEWS: boolean | undefined;
 declare const E: { CRC32(data: Uint8Array): number };
+/** Whether this bundle uses the word views (a constant the build folds into each use). */
+const WORD_VIEWS = typeof ESPRUINO_WORD_VIEWS !== "undefined" && ESPRUINO_WORD_VIEWS;
 
 export interface SaveResult {
   status: SaveStatus;
@@ -101,6 +121,28 @@ export function saveWorld(world: World, savedAtMs: number | U64): SaveResult {
   }
 
   const out = new Uint8Array(PAYLOAD_LENGTH); // zero-filled: the name padding needs no loop
+  out[OFFSET_ACTIVITY] = world.activity;
+  out[OFFSET_EXPRESSION] = world.expression;
+  out[OFFSET_NAME_LENGTH] = world.name.length;
+  out.set(world.name, OFFSET_NAME_BYTES);
+  if (WORD_VIEWS) {
+    const words = new Uint32Array(out.buffer, 0, WORD_COUNT);
+    const shifted = new Uint32Array(out.buffer, OFFSET_ELAPSED, SHIFTED_WORD_COUNT);
+    words[WORD_MAGIC] = MAGIC_U32LE;
+    out[OFFSET_VERSION] = FORMAT_VERSION; // a u16 below 256: its high byte stays 0
+    shifted[SHIFTED_ELAPSED] = world.elapsed.lo;
+    shifted[SHIFTED_ELAPSED + 1] = world.elapsed.hi;
+    shifted[SHIFTED_UPDATE_COUNT] = world.updateCount.lo;
+    shifted[SHIFTED_UPDATE_COUNT + 1] = world.updateCount.hi;
+    shifted[SHIFTED_SAVED_AT] = stampLo;
+    shifted[SHIFTED_SAVED_AT + 1] = stampHi;
+    words[WORD_ACTIVITY_SINCE] = world.activitySince.lo;
+    words[WORD_ACTIVITY_SINCE + 1] = world.activitySince.hi;
+    words[WORD_EXPRESSION_SINCE] = world.expressionSince.lo;
+    words[WORD_EXPRESSION_SINCE + 1] = world.expressionSince.hi;
+    words[WORD_CRC] = E.CRC32(new Uint8Array(out.buffer, 0, CRC_COVERED_LENGTH));
+    return { status: "ok", bytes: out };
+  }
   const dv = new DataView(out.buffer);
   dv.setUint32(OFFSET_MAGIC, MAGIC_U32LE, true);
   dv.setUint16(OFFSET_VERSION, FORMAT_VERSION, true);
@@ -110,14 +152,10 @@ export function saveWorld(world: World, savedAtMs: number | U64): SaveResult {
   dv.setUint32(OFFSET_UPDATE_COUNT + 4, world.updateCount.hi, true);
   dv.setUint32(OFFSET_SAVED_AT, stampLo, true);
   dv.setUint32(OFFSET_SAVED_AT + 4, stampHi, true);
-  out[OFFSET_ACTIVITY] = world.activity;
-  out[OFFSET_EXPRESSION] = world.expression;
   dv.setUint32(OFFSET_ACTIVITY_SINCE, world.activitySince.lo, true);
   dv.setUint32(OFFSET_ACTIVITY_SINCE + 4, world.activitySince.hi, true);
   dv.setUint32(OFFSET_EXPRESSION_SINCE, world.expressionSince.lo, true);
   dv.setUint32(OFFSET_EXPRESSION_SINCE + 4, world.expressionSince.hi, true);
-  out[OFFSET_NAME_LENGTH] = world.name.length;
-  out.set(world.name, OFFSET_NAME_BYTES);
   const crc = typeof ESPRUINO_BUILD !== "undefined" ? E.CRC32(new Uint8Array(out.buffer, 0, CRC_COVERED_LENGTH)) >>> 0 : crc32(out, 0, CRC_COVERED_LENGTH);
   dv.setUint32(OFFSET_CRC, crc, true);
   return { status: "ok", bytes: out };
@@ -139,16 +177,27 @@ function rejected(status: LoadStatus, savedAt: U64): LoadResult {
  */
 export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World): LoadResult {
   if (!(bytes instanceof Uint8Array) || bytes.length < HEADER_LENGTH) return rejected("too-short", U64_ZERO);
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (dv.getUint32(OFFSET_MAGIC, true) !== MAGIC_U32LE) return rejected("bad-magic", U64_ZERO);
-  if (dv.getUint16(OFFSET_VERSION, true) !== FORMAT_VERSION) return rejected("unsupported-version", U64_ZERO);
+  // With the word views, the magic and the version are read as bytes: the views are made only once
+  // the length is known to be PAYLOAD_LENGTH.
+  const dv = WORD_VIEWS ? undefined : new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (
+    WORD_VIEWS
+      ? bytes[OFFSET_MAGIC] !== (MAGIC_U32LE & 0xff) || bytes[OFFSET_MAGIC + 1] !== ((MAGIC_U32LE >>> 8) & 0xff) || bytes[OFFSET_MAGIC + 2] !== ((MAGIC_U32LE >>> 16) & 0xff) || bytes[OFFSET_MAGIC + 3] !== MAGIC_U32LE >>> 24
+      : dv!.getUint32(OFFSET_MAGIC, true) !== MAGIC_U32LE
+  )
+    return rejected("bad-magic", U64_ZERO);
+  if (WORD_VIEWS ? bytes[OFFSET_VERSION] !== FORMAT_VERSION || bytes[OFFSET_VERSION + 1] !== 0 : dv!.getUint16(OFFSET_VERSION, true) !== FORMAT_VERSION) return rejected("unsupported-version", U64_ZERO);
   if (bytes.length !== PAYLOAD_LENGTH) return rejected("bad-length", U64_ZERO);
   // The length is PAYLOAD_LENGTH from here on: the views below are made natively (see ESPRUINO_BUILD).
   const at = bytes.byteOffset;
+  const words = WORD_VIEWS ? new Uint32Array(bytes.buffer, at, WORD_COUNT) : undefined;
+  const shifted = WORD_VIEWS ? new Uint32Array(bytes.buffer, at + OFFSET_ELAPSED, SHIFTED_WORD_COUNT) : undefined;
   const crc = typeof ESPRUINO_BUILD !== "undefined" ? E.CRC32(new Uint8Array(bytes.buffer, at, CRC_COVERED_LENGTH)) >>> 0 : crc32(bytes, 0, CRC_COVERED_LENGTH);
-  if (crc !== dv.getUint32(OFFSET_CRC, true)) return rejected("bad-checksum", U64_ZERO);
+  if (crc !== (WORD_VIEWS ? words![WORD_CRC] : dv!.getUint32(OFFSET_CRC, true))) return rejected("bad-checksum", U64_ZERO);
 
-  const savedAt: U64 = { hi: dv.getUint32(OFFSET_SAVED_AT + 4, true), lo: dv.getUint32(OFFSET_SAVED_AT, true) };
+  const savedAt: U64 = WORD_VIEWS
+    ? { hi: shifted![SHIFTED_SAVED_AT + 1] as number, lo: shifted![SHIFTED_SAVED_AT] as number }
+    : { hi: dv!.getUint32(OFFSET_SAVED_AT + 4, true), lo: dv!.getUint32(OFFSET_SAVED_AT, true) };
   const activity = bytes[OFFSET_ACTIVITY] as number;
   const expression = bytes[OFFSET_EXPRESSION] as number;
   if (activity >= ACTIVITY_NAMES.length) return rejected("unknown-activity", savedAt);
@@ -156,11 +205,14 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   // Name: the bytes the length names make a valid name (the Core's rule; a length past the field,
   // 31 bytes, names a longer one, which the rule refuses), and every padding byte is zero (their sum
   // is 0).
+  // Neither view below may have length 0: Espruino reads `new Uint8Array(buffer, offset, 0)` as the
+  // rest of the buffer (test/codec-device-word-views-agree.test.ts found a 31-byte name refused on
+  // the device that way). So an empty name is refused here, and a full one has no padding to sum.
   const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
-  if (nameLength > NAME_FIELD_SIZE) return rejected("bad-name", savedAt);
+  if (nameLength === 0 || nameLength > NAME_FIELD_SIZE) return rejected("bad-name", savedAt);
   const name = new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES, nameLength);
   if (!isValidName(name)) return rejected("bad-name", savedAt);
-  if (byteSum(new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES + nameLength, NAME_FIELD_SIZE - nameLength)) !== 0) return rejected("bad-name", savedAt);
+  if (nameLength < NAME_FIELD_SIZE && byteSum(new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES + nameLength, NAME_FIELD_SIZE - nameLength)) !== 0) return rejected("bad-name", savedAt);
 
   // The time away, written out (loadWorld is the boot's restore): absenceMs(savedAt, nowMs), then
   // addTimeAway(world, absence) on the halves before the world is assembled. Both originals are
@@ -175,8 +227,8 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
     if (diff > 0) absence = diff > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : diff;
   }
   // The world clock: the stored one plus the absence (below 2^32, so at most one carry).
-  let lo = dv.getUint32(OFFSET_ELAPSED, true) + absence;
-  let hi = dv.getUint32(OFFSET_ELAPSED + 4, true);
+  let lo = (WORD_VIEWS ? (shifted![SHIFTED_ELAPSED] as number) : dv!.getUint32(OFFSET_ELAPSED, true)) + absence;
+  let hi = WORD_VIEWS ? (shifted![SHIFTED_ELAPSED + 1] as number) : dv!.getUint32(OFFSET_ELAPSED + 4, true);
   if (lo >= TWO_POW_32) {
     lo -= TWO_POW_32;
     hi++;
@@ -192,10 +244,16 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
     name: new Uint8Array(name),
     activity: activity,
     expression: expression,
-    activitySince: { hi: dv.getUint32(OFFSET_ACTIVITY_SINCE + 4, true), lo: dv.getUint32(OFFSET_ACTIVITY_SINCE, true) },
-    expressionSince: { hi: dv.getUint32(OFFSET_EXPRESSION_SINCE + 4, true), lo: dv.getUint32(OFFSET_EXPRESSION_SINCE, true) },
+    activitySince: WORD_VIEWS
+      ? { hi: words![WORD_ACTIVITY_SINCE + 1] as number, lo: words![WORD_ACTIVITY_SINCE] as number }
+      : { hi: dv!.getUint32(OFFSET_ACTIVITY_SINCE + 4, true), lo: dv!.getUint32(OFFSET_ACTIVITY_SINCE, true) },
+    expressionSince: WORD_VIEWS
+      ? { hi: words![WORD_EXPRESSION_SINCE + 1] as number, lo: words![WORD_EXPRESSION_SINCE] as number }
+      : { hi: dv!.getUint32(OFFSET_EXPRESSION_SINCE + 4, true), lo: dv!.getUint32(OFFSET_EXPRESSION_SINCE, true) },
     elapsed: { hi: hi, lo: lo },
-    updateCount: { hi: dv.getUint32(OFFSET_UPDATE_COUNT + 4, true), lo: dv.getUint32(OFFSET_UPDATE_COUNT, true) },
+    updateCount: WORD_VIEWS
+      ? { hi: shifted![SHIFTED_UPDATE_COUNT + 1] as number, lo: shifted![SHIFTED_UPDATE_COUNT] as number }
+      : { hi: dv!.getUint32(OFFSET_UPDATE_COUNT + 4, true), lo: dv!.getUint32(OFFSET_UPDATE_COUNT, true) },
   };
   // The world's since-stamp rule at the clock with the time away (test/codec-validates-assembled-world.test.ts).
   if (!sinceStampsWithin(world, hi, lo)) return rejected("invalid-world", savedAt);

@@ -39,5 +39,22 @@ export const CRC_COVERED_LENGTH = OFFSET_CRC; // 80
  */
 export const PAYLOAD_LENGTH = 84;
 
+/**
+ * The u32 fields as indexes of two Uint32Array views over a payload, which the device's codec uses
+ * instead of a DataView (src/save/codec.ts, ESPRUINO_WORD_VIEWS). One view starts at byte 0 and
+ * holds the fields on the 4-byte grid: the magic, the two since stamps and the CRC. The three u64s
+ * from OFFSET_ELAPSED to OFFSET_ACTIVITY (elapsed, update count, saved-at) sit 2 bytes off that
+ * grid, so a second view starts at OFFSET_ELAPSED and holds their six halves, low half first.
+ */
+export const WORD_COUNT = PAYLOAD_LENGTH / 4; // 21
+export const WORD_MAGIC = OFFSET_MAGIC / 4; // 0
+export const WORD_ACTIVITY_SINCE = OFFSET_ACTIVITY_SINCE / 4; // 8
+export const WORD_EXPRESSION_SINCE = OFFSET_EXPRESSION_SINCE / 4; // 10
+export const WORD_CRC = OFFSET_CRC / 4; // 20
+export const SHIFTED_WORD_COUNT = (OFFSET_ACTIVITY - OFFSET_ELAPSED) / 4; // 6
+export const SHIFTED_ELAPSED = 0;
+export const SHIFTED_UPDATE_COUNT = (OFFSET_UPDATE_COUNT - OFFSET_ELAPSED) / 4; // 2
+export const SHIFTED_SAVED_AT = (OFFSET_SAVED_AT - OFFSET_ELAPSED) / 4; // 4
+
 /** A load adds at most seven days of absence to the world clock. */
 export const ABSENCE_CLAMP_MS = 604800000;
