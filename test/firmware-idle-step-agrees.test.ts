@@ -213,9 +213,14 @@ describe("the idle step does what the full step would", () => {
   it("on random runs from a stamped save restored without a wall clock", () => {
     let idleSteps = 0;
     fc.assert(
-      fc.property(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => {
-        idleSteps += agree(actions, false, "stamped save");
-      }),
+      // Each run learns the wall clock somewhere (a random action of weight 1 in 60 left some seeds'
+      // runs with no idle step at all): the actions before it run with the absence still owed.
+      fc.property(
+        fc.tuple(fc.array(action, { maxLength: 20 }), fc.array(action, { minLength: 1, maxLength: 20 })).map(([before, after]): Action[] => [...before, { kind: "wallClock" }, ...after]),
+        (actions) => {
+          idleSteps += agree(actions, false, "stamped save");
+        },
+      ),
       { numRuns: Math.ceil(runs / 2) },
     );
     // Fewer than from an erased region: no stretch starts before a wallClock action pays the absence.
