@@ -6,13 +6,12 @@
  * bundle's names among the globals and no module left behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { FUNCTION_FORM_PRELUDE, bundleForVersion, functionForm } from "../src/boards/bundleForm";
-import { ESPRUINO, NEEDS_ESPRUINO, loadInterpreterProfile } from "./espruino-interpreter";
+import { ESPRUINO, runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile } from "./espruino-interpreter";
 
 /** What the head computes, in Node: the text from the first newline + "/*" on, as long as it says. */
 function bodyTheHeadReads(file: string): string {
@@ -54,23 +53,6 @@ describe("the function form", () => {
   });
 });
 
-/** Runs `code` with `espruino -e` in `dir` (its flash file kept there); what it printed. */
-function onEspruino(code: string, dir: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // stdin an open pipe, and quit() from a timeout (../shared/espruino/README.md).
-    const child = spawn(ESPRUINO!, ["-e", code + "\n;setTimeout(quit,1);"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
-    child.on("error", reject);
-    child.on("exit", () => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve(out);
-    });
-  });
-}
-
 describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, () => {
   let dir = "";
   beforeAll(() => {
@@ -87,7 +69,7 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
     const code =
       "var sub=" + FUNCTION_FORM_PRELUDE.slice(head.length) + "var u=new Uint8Array(" + JSON.stringify(bytes) + ");" +
       ranges.map(([a, b]) => 'print("#sub "+[].slice.call(sub.call(u,' + a + "," + b + ")).join());").join("");
-    const out = await onEspruino(code, dir);
+    const out = await runEspruinoCode(code, dir);
     const got = [...out.matchAll(/#sub (.*)/g)].map((m) => m[1]!.trim());
     expect(got).toEqual(ranges.map(([a, b]) => Array.from(new Uint8Array(bytes).subarray(a, b)).join()));
   });
@@ -95,10 +77,10 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
   it("boots the pet from .bootcde, its names out of the global scope and no module left", async () => {
     const profile = await loadInterpreterProfile();
     const code = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
-    const wrote = await onEspruino('print("#wrote "+require("Storage").write(".bootcde",' + JSON.stringify(code) + "))", dir);
+    const wrote = await runEspruinoCode('print("#wrote "+require("Storage").write(".bootcde",' + JSON.stringify(code) + "))", dir);
     expect(wrote).toContain("#wrote true");
     // Code given with -e runs before the boot runs .bootcde: the checks wait for the first timer.
-    const out = await onEspruino(
+    const out = await runEspruinoCode(
       'setTimeout(function(){print("#pet "+typeof pet+" "+typeof pet.status());' +
         'print("#names "+["$$E","$$U","$$M","s"].filter(function(n){return n in global}).join(",")+"#");' +
         'print("#petfw "+Modules.getCached().indexOf("petfw"))},0)',

@@ -11,7 +11,6 @@
  * Runs only with ESPRUINO (test/espruino-interpreter.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +19,7 @@ import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { loadWorld, saveWorld } from "../src/save/codec";
 import { bytesToHex, hexToBytes } from "../src/core/hex";
 import { validWorld, clockBig, fromBig } from "./core-arbitraries";
-import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";
+import { ESPRUINO, runEspruinoCode, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";
 
 const PROBE = join(ROOT, "test", "fixtures", "codec-probe-entry.ts");
 const GOLDEN = join(ROOT, "test", "golden");
@@ -38,23 +37,6 @@ function nodeLine(i: number, c: Case): string {
     again = saved.bytes === null ? saved.status : bytesToHex(saved.bytes);
   }
   return i + " " + loaded.status + " " + loaded.savedAt.hi + ":" + loaded.savedAt.lo + " " + loaded.absenceMs + " " + again;
-}
-
-function runOnInterpreter(code: string, dir: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // stdin stays an open pipe and quit() comes from a timeout (shared/espruino/README.md).
-    const child = spawn(ESPRUINO!, ["-e", code + "\n;setTimeout(quit,1);"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString("latin1")));
-    child.on("error", reject);
-    child.on("exit", () => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve(out);
-    });
-  });
 }
 
 describe.skipIf(!ESPRUINO)("the device's word-view codec agrees with Node's " + NEEDS_ESPRUINO, () => {
@@ -76,7 +58,7 @@ describe.skipIf(!ESPRUINO)("the device's word-view codec agrees with Node's " + 
     }
     const { code } = await buildFirmware({ board: (await loadInterpreterProfile()).path, entry: PROBE, outFile: null });
     bundle = code;
-    const out = await runOnInterpreter("var PROBE_CASES = " + JSON.stringify(cases) + ";\n" + code, dir);
+    const out = await runEspruinoCode("var PROBE_CASES = " + JSON.stringify(cases) + ";\n" + code, dir);
     printed = new Map();
     for (const m of out.matchAll(/#probe (\S+) (.*)/g)) printed.set(m[1]!, m[1] + " " + m[2]!.trim());
   }, 120_000);

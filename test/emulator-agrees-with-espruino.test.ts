@@ -12,7 +12,6 @@
  * tests pin the emulation on its own without an interpreter.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +19,7 @@ import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { createEspruinoHost } from "../src/host/node/sim/espruinoHost";
 import { NorFlashSim } from "../src/storage/norFlashSim";
 import type { BoardProfile } from "../src/boards/boardProfile";
-import { ESPRUINO, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";
+import { ESPRUINO, runEspruinoCode, loadInterpreterProfile, NEEDS_ESPRUINO } from "./espruino-interpreter";
 
 const PROBE = join(ROOT, "test", "fixtures", "emulator-probe-entry.ts");
 
@@ -34,25 +33,6 @@ function probeLines(text: string): Map<string, string> {
     lines.set(m[1]!, m[2]!);
   }
   return lines;
-}
-
-/** Runs `code` with `espruino -e` in a directory of its own; resolves with what it printed. */
-function runOnInterpreter(code: string, dir: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // Keep stdin an open pipe (at end of file the interpreter's input thread spins); quit() must
-    // come from a timeout, not from the -e code itself (shared/espruino/README.md).
-    const child = spawn(ESPRUINO!, ["-e", code + "\n;setTimeout(quit,1);"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString("latin1")));
-    child.on("error", reject);
-    child.on("exit", () => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve(out);
-    });
-  });
 }
 
 describe.skipIf(!ESPRUINO)("the emulation agrees with the interpreter " + NEEDS_ESPRUINO, () => {
@@ -71,7 +51,7 @@ describe.skipIf(!ESPRUINO)("the emulation agrees with the interpreter " + NEEDS_
     writeFileSync(boardFile, JSON.stringify(profile));
     const { code } = await buildFirmware({ board: boardFile, entry: PROBE, outFile: null });
 
-    onEspruino = probeLines(await runOnInterpreter(code, dir));
+    onEspruino = probeLines(await runEspruinoCode(code, dir));
 
     const printed: string[] = [];
     const host = createEspruinoHost({

@@ -9,6 +9,7 @@
  * the ESP32's own flash offsets) takes boards/linux-esp32.json, the stock LINUX build
  * boards/linux.json (src/host/node/interpreter/espruinoLinux.ts, interpreterProfile).
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildFirmware } from "../scripts/lib/build.js";
@@ -52,4 +53,26 @@ export async function uploadFirmware(board: InterpreterBoard, profile: string): 
   const findings = checkBundle(built.code);
   if (findings.length > 0) return { code: 1, out: formatFindings(built.code, findings) };
   return board.upload(built.outFile as string, profile);
+}
+
+/**
+ * Runs `code` with `espruino -e` in `dir` (its flash file kept there) and resolves with everything it
+ * printed, stdout and stderr together. stdin stays an open pipe (at end of file the interpreter's
+ * input thread spins) and quit() comes from a timeout, not from the code itself
+ * (../shared/espruino/README.md); a run that has not ended in 60 s is killed.
+ */
+export function runEspruinoCode(code: string, dir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ESPRUINO!, ["-e", code + "\n;setTimeout(quit,1);"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    child.on("error", reject);
+    child.on("exit", () => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve(out);
+    });
+  });
 }
