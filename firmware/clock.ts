@@ -1,7 +1,7 @@
 /**
  * The two clocks the firmware reads, and how little it trusts them.
  *
- * getTime() drives the world: each tick adds the measured difference. It is not monotonic on
+ * getTime() drives the world: each tick adds the measured difference (in whole ms, see tickDeltaMs). It is not monotonic on
  * Espruino: setTime (the uploader's -t), SNTP and E.setTimeZone-style corrections move it by years at
  * once, so a difference outside 0..MAX_TICK_DELTA_MS is the clock being set, never time the pet lived.
  *
@@ -20,14 +20,17 @@ export const WALL_CLOCK_MIN_MS = 1704067200000;
 export const WALL_CLOCK_MAX_MS = 4102444800000;
 
 /**
- * Milliseconds to add to the world for a getTime() difference in seconds: rounded, and clamped to
- * 0..MAX_TICK_DELTA_MS so that a clock set backwards adds nothing and one set forwards adds at most
- * a minute. NaN or infinities (a broken clock) add nothing.
+ * Milliseconds to add to the world for a loop step, given `ms`, the step's two getTime() readings
+ * each rounded to whole ms and then subtracted (RunningPet.advance_ does that): so the steps of a
+ * run add up to the rounded time between its ends, which lets the loop's idle ticks be summed once,
+ * lazily, instead of one by one (RunningPet.settle_), and keeps the world clock from drifting by a
+ * rounding a tick. Clamped to 0..MAX_TICK_DELTA_MS: a clock set backwards adds nothing and one set
+ * forwards adds at most a minute; NaN (a broken clock) adds nothing.
  */
-export function tickDeltaMs(seconds: number): number {
+export function tickDeltaMs(ms: number): number {
   // One expression (negative, zero and NaN fail `> 0`), so that the build writes it into its one
   // caller, RunningPet.advance_, without a call.
-  return seconds > 0 ? Math.min(Math.round(seconds * 1000), MAX_TICK_DELTA_MS) : 0;
+  return ms > 0 ? Math.min(ms, MAX_TICK_DELTA_MS) : 0;
 }
 
 /** True when `ms` looks like a real date: WALL_CLOCK_MIN_MS <= ms < WALL_CLOCK_MAX_MS. */

@@ -123,6 +123,7 @@ export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
   return {
     status: function () {
       try {
+        if (s.idleTicks_ !== 0) s.settle_(); // the world as of the last tick (settle_ tests this too: a call fewer)
         const world = s.world_;
         const j = payloadJson(world, s.savedAt_, nameText(s, world.name)) as PetStatus;
         j.storage = s.storageStatus_();

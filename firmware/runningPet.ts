@@ -113,6 +113,11 @@ function noSaveOfOurs(status: string): boolean {
 type OwnedU64 = { hi: number; lo: number };
 
 export class RunningPet {
+  /**
+   * env.getTime, kept apart and called as this method: the idle step reads the clock every second,
+   * and on the emulated chip reaching it through env_ cost the step 3 000 instructions more.
+   */
+  private readonly getTime_: () => number;
   readonly env_: PetEnv;
   /** What boot and pet.hatch() hatch when no name is given. */
   readonly defaultName_: Uint8Array;
@@ -125,9 +130,12 @@ export class RunningPet {
   private store_: PetStore | null;
   /** The panel, or null: then status lines go to the console instead. */
   private display_: PetDisplay | null;
-  /** getTime() at the last step. */
+  /** getTime() at the last step, idle or full. */
   private lastTime_: number;
-  /** Sum of the clamped deltas: the save policy's clock, immune to the clock being set. */
+  /**
+   * Sum of the clamped deltas: the save policy's clock, immune to the clock being set. Behind by the
+   * idle ticks not yet settled (settle_), as the world is.
+   */
   private uptime_: number;
   private readonly saves_: SaveState;
   /** What the screen or the last status line shows, to redraw or print only on change. */
@@ -170,20 +178,31 @@ export class RunningPet {
   /** "" or NOT_SAVING_NOTE: shown on the panel in place of the activity while nothing is ever saved. */
   private panelNote_: string;
   /**
-   * How far (ms) the world clock may still advance by idle steps (see tick_); 0 when the next tick
-   * must take the full step. Set only by noteQuiet_, at the end of every full step; every other way
-   * the state changes sets it to 0 first (advance_, adoptWorld_, rename_, writeSave_, pauseSaving_,
+   * The idle stretch's end, in getTime() seconds: a tick before it (and not before the last one)
+   * is an idle step (see tick_); 0 when the next tick must take the full step. Set only by
+   * noteQuiet_, at the end of every full step; every other way the state changes ends the stretch
+   * first (settle_, then idleEnd_ 0: advance_, adoptWorld_, rename_, writeSave_, pauseSaving_,
    * worldChanged_), so an idle step only ever continues what a full step just left.
    */
-  private idleMs_: number;
+  private idleEnd_: number;
+  /**
+   * Idle steps taken and not yet applied to the world (settle_ applies them). Read by pet.status()
+   * (petConsole.ts), which settles only when there are some.
+   */
+  idleTicks_: number;
+  /** getTime() of the last step applied to the world, in whole ms (rounded as tickDeltaMs rounds). */
+  private idleFromMs_: number;
 
   constructor(board: PetBoard, env: PetEnv) {
     // Assigned in the order the idle step reads them: the interpreter finds a property by walking
     // the object's properties in the order they were created, and the idle step runs every second.
     const name = defaultPetName(board);
-    this.idleMs_ = 0;
-    this.env_ = env;
+    this.getTime_ = env.getTime;
+    this.idleEnd_ = 0;
     this.lastTime_ = env.getTime();
+    this.idleTicks_ = 0;
+    this.env_ = env;
+    this.idleFromMs_ = 0;
     this.uptime_ = 0;
     this.world_ = createWorld(name) as World;
     this.saves_ = createSaveState();
@@ -214,8 +233,9 @@ export class RunningPet {
     }
   }
 
-  /** The live world (read it, never change it: the operations below do). */
+  /** The live world, brought up to the last tick (read it, never change it: the operations below do). */
   currentWorld_(): World {
+    if (this.idleTicks_ !== 0) this.settle_();
     return this.world_;
   }
 
@@ -341,7 +361,9 @@ export class RunningPet {
    * even if it was paused (the unreadable save may now be replaced), and the world is dirty.
    */
   private adoptWorld_(world: World, savedAt: U64, how: "restored" | "replaced"): void {
-    this.idleMs_ = 0;
+    // The stretch ended (the restore at boot runs this: settle_ only when there are steps)
+    if (this.idleTicks_ !== 0) this.settle_();
+    this.idleEnd_ = 0;
     this.world_ = world;
     this.savedAt_ = savedAt;
     this.lastRefusal_ = ""; // a refusal of the old pet says nothing about the new one: print it again
@@ -370,7 +392,8 @@ export class RunningPet {
 
   /** Renames the pet and writes it; refused while saving is paused (the pet is a stand-in then). */
   rename_(name: Uint8Array): string {
-    this.idleMs_ = 0;
+    this.settle_();
+    this.idleEnd_ = 0;
     if (this.pausedReason_ !== "") {
       this.print_("not renamed: saving paused (" + this.pausedReason_ + "); pet.hatch(name) or pet.importHex() to start over");
       return SAVING_PAUSED;
@@ -388,14 +411,16 @@ export class RunningPet {
    * for a save of its own. Returns the update's status.
    */
   advance_(event?: PetEvent, time?: number): string {
-    this.idleMs_ = 0;
-    const now = time === undefined ? this.env_.getTime() : time; // the tick passes the one it read
+    // The stretch ended (settle_ called only when there are steps: this runs every save and full step)
+    if (this.idleTicks_ !== 0) this.settle_();
+    this.idleEnd_ = 0;
+    const now = time === undefined ? this.getTime_() : time; // the tick passes the one it read
     let delta = 0;
     if (typeof now === "number" && now === now) {
       // clock.ts tickDeltaMs (rounded ms, 0 for a clock set backwards, at most a minute); this is
       // its one caller in the bundle, which the build writes it into.
-      const seconds = now - this.lastTime_;
-      delta = tickDeltaMs(seconds);
+      const ms = Math.round(now * 1000) - Math.round(this.lastTime_ * 1000);
+      delta = tickDeltaMs(ms);
       this.lastTime_ = now;
     }
     this.uptime_ += delta;
@@ -414,71 +439,85 @@ export class RunningPet {
   }
 
   /**
-   * After a full step: how far the idle step may take the world from here (idleMs_). Nothing while
-   * anything is owed, paused, asked for, failing or refused, or while the world is clean (the first
-   * step after a save marks it dirty; an idle step does not); otherwise the least of what is left of
-   * the world's quiet stretch (the Core's quietUntil: until then an update moves only the clock and
-   * the count), of the time to the periodic save, and of the update count's low half (every idle
-   * step adds at least 1 ms, so it cannot take more steps than that).
+   * After a full step: where the idle stretch ends (idleEnd_). Nothing while anything is owed,
+   * paused, asked for, failing or refused, or while the world is clean (the first step after a save
+   * marks it dirty; an idle step does not); otherwise the least of what is left of the world's quiet
+   * stretch (the Core's quietUntil: until then an update moves only the clock and the count), of the
+   * time to the periodic save, and of advance_'s one-minute clamp (so that no single tick of the
+   * stretch could have been clamped), as a getTime() before which a tick adds less than that.
    */
   private noteQuiet_(): void {
     const w = this.world_;
     const s = this.saves_;
     let ms = 0;
     if (this.owedAbsenceSince_ === 0 && this.pausedReason_ === "" && this.lastRefusal_ === "" && s.dirty && s.requested === null && !s.lastAttemptFailed) {
-      ms = Math.min(quietUntil(w) - w.elapsed.lo, PERIODIC_SAVE_MS - (this.uptime_ - s.lastSaveAt), 0xffffffff - w.updateCount.lo);
+      ms = Math.min(quietUntil(w) - w.elapsed.lo, PERIODIC_SAVE_MS - (this.uptime_ - s.lastSaveAt), MAX_TICK_DELTA_MS);
     }
-    // The idle step adds to the clock's and the count's low halves in place. They are the world's
-    // own here: noteQuiet_ runs after a full step, and an idle stretch only ever starts after one
-    // whose update succeeded (a refused or failed one, a clean world, leave 0), and every update the
-    // Core makes (tickWorld, updateWorld) leaves both as objects nothing else holds (a new stamp
-    // gets an object of its own, not the clock's).
-    this.idleMs_ = ms > 0 ? ms : 0;
+    // A tick at getTime() t adds round(t * 1000) - idleFromMs_ in all (tickDeltaMs), which is below
+    // ms for every t * 1000 below idleFromMs_ + ms - 1 (the 1 keeps a rounding of the division out).
+    const from = Math.round(this.lastTime_ * 1000);
+    this.idleFromMs_ = from;
+    this.idleEnd_ = ms > 1 ? (from + ms - 1) / 1000 : 0;
+  }
+
+  /**
+   * Applies the idle steps taken since the last full step (or the last settle) to the world and the
+   * uptime, as the full steps would have: the clock by the rounded time they spanned (their deltas
+   * add up to it, see tickDeltaMs), the update count by one each. In place: the clock and the count
+   * are the world's own objects here (an idle stretch starts only after a full step whose update
+   * succeeded, and every update the Core makes leaves both as objects nothing else holds), and the
+   * stretch keeps the clock's low half below quietUntil, so below 2^32. The count carries into its
+   * high half as the Core's update would (a clock that stands still could idle that long).
+   */
+  settle_(): void {
+    const ticks = this.idleTicks_;
+    if (ticks === 0) return;
+    const to = Math.round(this.lastTime_ * 1000);
+    const ms = to - this.idleFromMs_;
+    this.idleFromMs_ = to;
+    this.idleTicks_ = 0;
+    this.uptime_ += ms;
+    const w = this.world_;
+    (w.elapsed as OwnedU64).lo += ms;
+    const count = w.updateCount as OwnedU64;
+    const lo = count.lo + ticks;
+    if (lo < TWO_POW_32) count.lo = lo;
+    else {
+      count.hi++;
+      count.lo = lo - TWO_POW_32;
+    }
   }
 
   /** The world was changed from outside the operations below (the bench does it): the next tick takes the full step. */
   worldChanged_(): void {
-    this.idleMs_ = 0;
+    this.settle_();
+    this.idleEnd_ = 0;
   }
 
   /**
    * One loop step. The idle step when a full step would only add the time to the world clock and
-   * count the update: the time since the last tick is at least half a millisecond (a rounded delta
-   * of 1 or more), under advance_'s clamp, and less than what noteQuiet_ left (idleMs_, from the
-   * Core's quietUntil). Then it does exactly that in a few statements written into this method: on
-   * the device this runs every second, and on Espruino each statement, and each call, costs about
-   * 30 000 instructions (the Core's update written as a function of its own and inlined by the build
-   * cost the idle step 6% more, for the arguments terser binds). Otherwise (having changed nothing)
-   * the full step runs (tickFully_, right below: advance, pay an owed absence, retry a paused
-   * restore, save if due, show), which ends by noting the new idle stretch.
+   * count the update: the clock has not gone back since the last tick and is still before the end
+   * of the stretch noteQuiet_ left (idleEnd_, from the Core's quietUntil). Then the tick only notes
+   * its time and counts itself, and settle_ applies the stretch's steps to the world at once when
+   * anything reads or changes it. On the device this runs every second, and on Espruino each
+   * statement, and each call, costs thousands of instructions: the idle step is four.
+   * Otherwise the full step runs (tickFully_, right below: advance, pay an owed absence, retry a
+   * paused restore, save if due, show), which ends by noting the new idle stretch.
+   *
+   * The idle step has no try of its own (on the emulated chip a try cost a tenth of it): only
+   * getTime() could throw there, Espruino's own cannot, and an error thrown out of an interval's
+   * function is reported by Espruino ("Uncaught ...") and the interval runs on, as the desktop's
+   * timers do (src/host/emulator/timers.ts). The full step catches its own errors.
    *
    * The idle step is the fast form of that full step: test/firmware-idle-step-agrees.test.ts holds
    * the two equal over random runs (fast-check), and test/core-tick-world.test.ts the Core's fast
    * step (tickWorld) to updateWorld.
    */
   tick_(): void {
-    try {
-      const now = this.env_.getTime(); // read once: the idle step or the full one uses it
-      const ms = (now - this.lastTime_) * 1000; // NaN when the clock is not a number: full step
-      if (ms >= 0.5 && ms < MAX_TICK_DELTA_MS) {
-        // Math.round(ms), as advance_ rounds it, without the call: equal for every ms from 0.5 up.
-        const delta = (ms + 0.5) | 0;
-        if (delta < this.idleMs_) {
-          this.idleMs_ -= delta;
-          this.lastTime_ = now;
-          this.uptime_ += delta;
-          const w = this.world_;
-          // In place: the world's own objects (see noteQuiet_), and idleMs_ keeps both low halves
-          // below 2^32 (no carry).
-          (w.elapsed as OwnedU64).lo += delta;
-          (w.updateCount as OwnedU64).lo++;
-          return;
-        }
-      }
-      this.tickFully_(now);
-    } catch (e) {
-      this.print_("pet: tick failed: " + errorText(e));
-    }
+    const now = this.getTime_(); // read once: the idle step or the full one uses it
+    // NaN (a clock that is not a number) fails both: the full step. One expression: on the chip
+    // an if with a return cost more.
+    now < this.idleEnd_ && now >= this.lastTime_ ? ((this.lastTime_ = now), this.idleTicks_++) : this.tickFully_(now);
   }
 
   /** The full loop step: advance, pay an owed absence, retry a paused restore, save if due, show. */
@@ -488,6 +527,8 @@ export class RunningPet {
       if (this.owedAbsenceSince_ !== 0) this.payOwedAbsence_();
       if (this.pausedReason_ !== "") this.retryRestore_();
       if (!this.saveIfDue_()) this.refresh_("");
+    } catch (e) {
+      this.print_("pet: tick failed: " + errorText(e));
     } finally {
       this.noteQuiet_();
     }
@@ -536,7 +577,8 @@ export class RunningPet {
 
   /** Stops saving (see pausedReason) and returns the boot line that says so. */
   private pauseSaving_(why: string): string {
-    this.idleMs_ = 0;
+    this.settle_();
+    this.idleEnd_ = 0;
     this.pausedReason_ = why;
     this.lastRestoreTry_ = this.uptime_;
     return why + "; running " + nameForDisplay(this.world_.name) + " without saving; " + START_OVER;
@@ -552,12 +594,16 @@ export class RunningPet {
 
   /** The live world encoded as it would be saved now (pet.exportHex()). */
   encodeNow_(): SaveResult {
+    if (this.idleTicks_ !== 0) this.settle_(); // the world and the uptime (the clockless stamp's) as of the last tick
     return saveWorld(this.world_, this.saveStamp_());
   }
 
   /** Encodes and writes the world now and notes the outcome, which it answers; never prints. */
   private writeSave_(): SaveOutcome {
-    this.idleMs_ = 0;
+    // The stretch ended; its callers have ended it already, but a save of a world behind its idle
+    // steps would be a save of the past
+    if (this.idleTicks_ !== 0) this.settle_();
+    this.idleEnd_ = 0;
     if (this.pausedReason_ !== "") return { status: SAVING_PAUSED, message: "" };
     const stamp = this.saveStamp_();
     const encoded = saveWorld(this.world_, stamp);

@@ -1,5 +1,5 @@
 /**
- * The loop adds the measured getTime() difference, rounded to whole ms; a clock set backwards adds
+ * The loop adds the measured getTime() difference in whole ms (the two times rounded, then subtracted); a clock set backwards adds
  * nothing and a clock set forwards adds at most a minute. The wall clock counts only when plausible.
  */
 import { describe, expect, it } from "vitest";
@@ -14,25 +14,50 @@ import {
 } from "../firmware/clock";
 import { bootPet } from "./firmware-fakes";
 
+/** A loop step's delta as RunningPet.advance_ takes it: the two readings rounded, subtracted, clamped. */
+function stepMs(now: number, last: number): number {
+  return tickDeltaMs(Math.round(now * 1000) - Math.round(last * 1000));
+}
+
 describe("tickDeltaMs", () => {
-  it("rounds seconds to whole milliseconds", () => {
-    expect(tickDeltaMs(1)).toBe(1000);
-    expect(tickDeltaMs(0.9996)).toBe(1000);
-    expect(tickDeltaMs(1.0004)).toBe(1000);
-    expect(tickDeltaMs(0.0015)).toBe(2);
+  it("subtracts the two times, each rounded to whole milliseconds", () => {
+    expect(stepMs(1, 0)).toBe(1000);
+    expect(stepMs(0.9996, 0)).toBe(1000);
+    expect(stepMs(1001.0004, 1000)).toBe(1000);
+    expect(stepMs(0.0015, 0)).toBe(2);
+    // Not the difference rounded: 1.0004 s after 0.0006 s is 1000 - 1 ms, where round(999.8) is 1000.
+    expect(stepMs(1.0004, 0.0006)).toBe(999);
+    expect(stepMs(1.0014, 0.0006)).toBe(1000);
+    expect(stepMs(1.0016, 0.0004)).toBe(1002);
+  });
+  it("adds up over a run to the rounded time between its ends (what lets idle ticks be summed at once)", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), fc.array(fc.double({ min: 0, max: 59.9, noNaN: true }), { maxLength: 50 }), (start, steps) => {
+        let t = start;
+        let sum = 0;
+        for (const s of steps) {
+          sum += stepMs(t + s, t);
+          t += s;
+        }
+        expect(sum).toBe(Math.round(t * 1000) - Math.round(start * 1000));
+      }),
+    );
   });
   it("clamps negative, zero, NaN and infinite differences to 0", () => {
-    expect(tickDeltaMs(-1)).toBe(0);
-    expect(tickDeltaMs(-1e9)).toBe(0);
-    expect(tickDeltaMs(0)).toBe(0);
-    expect(tickDeltaMs(NaN)).toBe(0);
-    expect(tickDeltaMs(-Infinity)).toBe(0);
+    expect(stepMs(9, 10)).toBe(0);
+    expect(stepMs(0, 1e9)).toBe(0);
+    expect(stepMs(5, 5)).toBe(0);
+    expect(stepMs(5.0001, 5)).toBe(0);
+    expect(stepMs(NaN, 5)).toBe(0);
+    expect(stepMs(5, NaN)).toBe(0);
+    expect(stepMs(-Infinity, 5)).toBe(0);
+    expect(stepMs(Infinity, Infinity)).toBe(0);
   });
   it("clamps differences above a minute to a minute", () => {
-    expect(tickDeltaMs(60)).toBe(60000);
-    expect(tickDeltaMs(60.0004)).toBe(MAX_TICK_DELTA_MS);
-    expect(tickDeltaMs(56 * 365 * 86400)).toBe(MAX_TICK_DELTA_MS);
-    expect(tickDeltaMs(Infinity)).toBe(MAX_TICK_DELTA_MS);
+    expect(stepMs(60, 0)).toBe(60000);
+    expect(stepMs(70.0004, 10)).toBe(MAX_TICK_DELTA_MS);
+    expect(stepMs(56 * 365 * 86400, 0)).toBe(MAX_TICK_DELTA_MS);
+    expect(stepMs(Infinity, 5)).toBe(MAX_TICK_DELTA_MS);
   });
 });
 
@@ -59,6 +84,16 @@ describe("the loop", () => {
     const { env, app } = bootPet();
     return { env, app, elapsed: () => Number(app.pet.status()!.elapsedMs) };
   }
+
+  it("keeps the world clock to getTime(): steps of 1000.4 ms add up to the time, not 1000 each", () => {
+    const { env, app } = bootPet({ stopped: true });
+    for (let i = 0; i < 10; i++) {
+      env.advance(1000.4);
+      app.tick();
+    }
+    expect(app.pet.status()!.elapsedMs).toBe("10004");
+    expect(app.pet.status()!.updateCount).toBe("10");
+  });
 
   it("advances the world by the measured time", () => {
     const { env, elapsed } = started();

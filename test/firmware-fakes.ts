@@ -251,7 +251,13 @@ export function fakeEnv(o: FakeEnvOptions): FakeEnv {
         now = next.due;
         if (next.period === null) timers = timers.filter((t) => t !== next);
         else next.due += next.period;
-        next.fn();
+        // As Espruino (and the desktop's timers, src/host/emulator/timers.ts): an error out of a
+        // timer's function is reported and the timer runs on.
+        try {
+          next.fn();
+        } catch (e) {
+          env.lines.push("Uncaught " + String(e));
+        }
       }
       now = end;
     },

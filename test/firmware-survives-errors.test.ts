@@ -2,6 +2,7 @@
  * Nothing the flash does or the owner types stops the loop: exceptions become one printed line and
  * the pet keeps living.
  */
+import { RunningPet } from "../firmware/runningPet";
 import { describe, expect, it } from "vitest";
 import { startPet } from "../firmware/app";
 import { REGION, bootPet, fakeEnv, newFlash, rawFlashOver, testBoard } from "./firmware-fakes";
@@ -77,15 +78,43 @@ describe("bad input and broken capabilities", () => {
   });
 
   it("getTime throwing in one tick costs that tick only", () => {
-    const { env, app } = bootPet();
+    // The idle step reads getTime() outside any try (Espruino's cannot throw): a throw there goes to
+    // the host, which reports it and keeps the interval, as Espruino does (checked on 2v06 and 2v29).
+    const env = fakeEnv({ flash: rawFlashOver(newFlash()) });
     const realGetTime = env.getTime;
+    let broken = false;
     env.getTime = () => {
-      throw new Error("no clock");
+      if (broken) throw new Error("no clock");
+      return realGetTime();
     };
+    const app = startPet(testBoard(), env);
+    env.advance(5000); // into an idle stretch
+    broken = true;
     env.advance(1000);
-    expect(env.lines[env.lines.length - 1]).toBe("pet: tick failed: Error: no clock");
-    env.getTime = realGetTime;
+    expect(env.lines[env.lines.length - 1]).toBe("Uncaught Error: no clock");
+    broken = false;
     env.advance(1000);
+    expect(app.pet.status()!.elapsedMs).toBe("7000");
+    expect(env.timerCount()).toBe(1);
+  });
+
+  it("an error in the full step is caught there: one line, and the loop goes on", () => {
+    const { env, app } = bootPet();
+    const world = app.world();
+    const realAdvance = (RunningPet.prototype as unknown as { advance_: unknown }).advance_;
+    const proto = RunningPet.prototype as unknown as { advance_: (...a: unknown[]) => string };
+    proto.advance_ = () => {
+      throw new Error("broken step");
+    };
+    try {
+      app.worldChanged();
+      env.advance(1000);
+    } finally {
+      proto.advance_ = realAdvance as (...a: unknown[]) => string;
+    }
+    expect(env.lines[env.lines.length - 1]).toBe("pet: tick failed: Error: broken step");
+    env.advance(1000);
+    expect(app.world()).toBe(world);
     expect(app.pet.status()!.elapsedMs).toBe("2000");
   });
 
