@@ -133,14 +133,19 @@ async function tickFigures(s: ChipSession): Promise<Figures> {
   const each = async (redraw: boolean, dry: boolean): Promise<{ counts: number[]; did: unknown }> => s.countTicks(TICKS, redraw, dry, TICK_RUNS);
   const idle = await each(false, false);
   const idleDry = await each(false, true);
+  const settled = await s.countTicks(TICKS, false, false, TICK_RUNS, true);
+  const settledDry = await s.countTicks(TICKS, false, true, TICK_RUNS, true);
   const redraw = await each(true, false);
   const redrawDry = await each(true, true);
   return {
     idleTickInstructions: Math.round((median(idle.counts) - median(idleDry.counts)) / TICKS),
+    // Applying an idle stretch's steps to the world, once a stretch (RunningPet.settle_): the
+    // window with it less the one without, less the same for the dry loop (an empty app.world()).
+    idleSettleInstructions: Math.round(median(settled.counts) - median(idle.counts) - (median(settledDry.counts) - median(idleDry.counts))),
     redrawTickInstructions: Math.round((median(redraw.counts) - median(redrawDry.counts)) / TICKS),
     tickHarnessInstructions: Math.round(median(idleDry.counts) / TICKS),
     ticksCounted: TICKS,
-    tickRuns: { idle: idle.counts, idleDry: idleDry.counts, redraw: redraw.counts, redrawDry: redrawDry.counts },
+    tickRuns: { idle: idle.counts, idleDry: idleDry.counts, settled: settled.counts, settledDry: settledDry.counts, redraw: redraw.counts, redrawDry: redrawDry.counts },
     idleTicksDid: idle.did,
     redrawTicksDid: redraw.did,
   };

@@ -44,7 +44,7 @@ export interface ChipSession {
   /** Counts one run of floor.js's benchMarked(name) `runs` times, beside the pet (`firmware` as `.bootcde`) with the probe and the floor. */
   countOp(name: string, runs: number): Promise<number[]>;
   /** The ticks of the tick entry, `runs` windows of `n` ticks. */
-  countTicks(n: number, redraw: boolean, dry: boolean, runs: number): Promise<{ counts: number[]; did: unknown }>;
+  countTicks(n: number, redraw: boolean, dry: boolean, runs: number, settle?: boolean): Promise<{ counts: number[]; did: unknown }>;
   /** What the ops and the ticks run: the firmware, the probe, the tick entry, the region's layout. */
   setBundles(b: { firmware: string; probe: string; ticks: string; petLayout: RegionLayout }): void;
   /** Times the chip was powered off and on again to take a step again (or to boot at all). */
@@ -242,8 +242,8 @@ class Session implements ChipSession {
     return counts;
   }
 
-  async countTicks(n: number, redraw: boolean, dry: boolean, runs: number): Promise<{ counts: number[]; did: unknown }> {
-    say((redraw ? "redraw" : "idle") + " ticks" + (dry ? " (the loop dry)" : "") + ", " + runs + " runs");
+  async countTicks(n: number, redraw: boolean, dry: boolean, runs: number, settle = false): Promise<{ counts: number[]; did: unknown }> {
+    say((redraw ? "redraw" : "idle") + " ticks" + (settle ? " and their settle" : "") + (dry ? " (the loop dry)" : "") + ", " + runs + " runs");
     const counts: number[] = [];
     let did: unknown = null;
     while (counts.length < runs) {
@@ -254,7 +254,7 @@ class Session implements ChipSession {
             await this.boot('typeof benchTicks=="function"');
             this.ready = "ticks";
           }
-          return countWindow(this.chip.insns, this.con, async () => (did = await evaluateOnChip(this.con, "benchTicks(" + n + "," + redraw + "," + dry + "," + MARKS + ")", 120_000)));
+          return countWindow(this.chip.insns, this.con, async () => (did = await evaluateOnChip(this.con, "benchTicks(" + n + "," + redraw + "," + dry + "," + MARKS + "," + settle + ")", 120_000)));
         }),
       );
     }

@@ -46,10 +46,10 @@ export function grouped(n: number): string {
   return s.replace(/\B(?=(\d{3})+(?!\d))/g, " ");
 }
 
-/** Millions of instructions with one or two decimals: 22.0 M, 0.39 M. */
+/** Millions of instructions with one, two or (below 0.1 M, the idle tick's size) three decimals: 22.0 M, 0.39 M, 0.046 M. */
 export function millions(n: number): string {
   const m = n / 1e6;
-  return (m >= 10 ? m.toFixed(1) : m.toFixed(2)) + " M";
+  return (m >= 10 ? m.toFixed(1) : m >= 0.1 ? m.toFixed(2) : m.toFixed(3)) + " M";
 }
 
 function ratio(v: unknown): string {
@@ -136,6 +136,7 @@ function firmwareSection(f: Json): string {
         ["the same with the ESP32's panel, button and LED", cell(ins.esp32LikeBootInstructions, millions)],
         ["of which the region check", cell(ins.regionCheckBootInstructions, millions)],
         ["idle tick", cell(ins.idleTickInstructions, millions)],
+        ["an idle stretch's steps applied to the world (once a stretch of up to a minute)", cell(ins.idleSettleInstructions, millions)],
         ["redraw tick (the face drawn, the changed pages sent)", cell(ins.redrawTickInstructions, millions)],
         ["bundle for the ESP32 (`boards/esp32.json`)", cell(f.bundleBytes, (n) => grouped(n) + " bytes of " + grouped(num(f.bundleBudgetBytes) ?? 0))],
         ["bundle for the interpreter's profile", cell(f.linuxBundleBytes, (n) => grouped(n) + " bytes")],
@@ -208,6 +209,7 @@ function chipSection(c: Json | undefined): string {
       [
         ["boot beyond an empty `.bootcde` (the " + String(c.form ?? "") + " form, restoring a save)", cell(c.bootInstructions, millions) + bootRange(obj(c.boot))],
         ["idle tick", cell(c.idleTickInstructions, millions)],
+        ["an idle stretch's steps applied to the world (once a stretch of up to a minute)", cell(c.idleSettleInstructions, millions)],
         ["redraw tick (the face drawn, the changed pages sent to nowhere)", cell(c.redrawTickInstructions, millions)],
         ["bundle as sent to this chip (the " + String(c.form ?? "") + " form)", cell(c.bundleBytes, (n) => grouped(n) + " bytes")],
         ["JsVars after boot (`process.memory().usage`)", cell(c.jsVarsAfterBoot, grouped)],

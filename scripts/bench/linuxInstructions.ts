@@ -40,7 +40,8 @@ function jobs(binary: string, s: Session): Job[] {
   const read = (file: string): string => "eval(require('Storage').read('" + file + "'));";
   const init = "benchInit(" + JSON.stringify(s.scratch).slice(0, -1) + ",wall:Number(require('Storage').read('bench-wall'))});";
   const opCode = (name: string, n: number): string => "clearInterval();" + read("floor.js") + (s.probe ? read("probe.js") : "") + init + "benchOp('" + name + "'," + n + ");";
-  const ticksCode = (n: number, redraw: boolean, dry?: boolean): string => "print('<<T'+JSON.stringify(benchTicks(" + n + "," + redraw + "," + (dry === true) + "))+'T>>');";
+  const ticksCode = (n: number, redraw: boolean, dry?: boolean, settle?: boolean): string =>
+    "print('<<T'+JSON.stringify(benchTicks(" + n + "," + redraw + "," + (dry === true) + ",undefined,undefined," + (settle === true) + "))+'T>>');";
   const primCode = (name: string, n: number): string => read("floor.js") + read("prims.js") + "benchInit(" + JSON.stringify(s.scratch) + ");primLoop('" + name + "'," + n + ");";
   const out: Job[] = [
     { key: "bootWith", run: run(f.firmware, boot) },
@@ -51,9 +52,12 @@ function jobs(binary: string, s: Session): Job[] {
     { key: "ticksIdle", run: run(f.ticks, ticksCode(TICKS, false)) },
     { key: "ticksRedraw", run: run(f.ticks, ticksCode(TICKS, true)) },
     { key: "ticksIdleDry", run: run(f.ticks, ticksCode(TICKS, false, true)) },
+    { key: "ticksSettled", run: run(f.ticks, ticksCode(TICKS, false, false, true)) },
+    { key: "ticksSettledDry", run: run(f.ticks, ticksCode(TICKS, false, true, true)) },
     { key: "ticksRedrawDry", run: run(f.ticks, ticksCode(TICKS, true, true)) },
   ];
-  for (const op of ["nothing", ...OPS.map((o) => o.name)]) out.push({ key: "op:" + op + ":" + OP_COUNT, run: run(f.firmware, opCode(op, OP_COUNT)) });
+  // petSaveAlone: pet.save() with nothing before it, what this section counts as pet.save() (below).
+  for (const op of ["nothing", ...OPS.map((o) => o.name), "petSaveAlone"]) out.push({ key: "op:" + op + ":" + OP_COUNT, run: run(f.firmware, opCode(op, OP_COUNT)) });
   out.push({ key: "op:nothing:0", run: run(f.firmware, opCode("nothing", 0)) });
   const loopSizes = PRIMS.map((p) => p.n).filter((n, i, all) => all.indexOf(n) === i);
   for (const p of [...loopSizes.map((n) => ({ name: "empty", n })), ...PRIMS]) {
@@ -81,13 +85,16 @@ function fromCounts(by: Record<string, Counted | Error>): Figures {
   for (const p of PRIMS) {
     prims[p.name] = attempt(() => Math.round((count("prim:" + p.name + ":" + p.n) - count("prim:" + p.name + ":0")) / p.n - loopStep(p.n)));
   }
-  // Instructions per operation: its runs less the harness's; pet.save() less its untimed interact.
+  // Instructions per operation: its runs less the harness's. callgrind counts the whole run, the
+  // untimed preparation too, so pet.save() is counted without the pet.interact() the timed runs and
+  // the chip put before it (floor.js petSaveAlone): that run less a run of pet.interact() alone was
+  // unreliable, as an interaction saves or not by how long the last one took (its 1 s save gap).
   const ops: Record<string, unknown> = {};
   for (const op of OPS) {
     ops[op.name] = attempt(() => {
       const harness = (count("op:nothing:" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT;
       const per = (name: string): number => (count("op:" + name + ":" + OP_COUNT) - count("op:nothing:0")) / OP_COUNT - harness;
-      return Math.round(op.name === "petSave" ? per("petSave") - per("petInteract") : per(op.name));
+      return Math.round(per(op.name === "petSave" ? "petSaveAlone" : op.name));
     });
   }
   return {
@@ -103,6 +110,9 @@ function fromCounts(by: Record<string, Counted | Error>): Figures {
     regionCheckBootInstructions: attempt(() => count("bootWith") - count("bootNoRegionCheck")),
     // Each tick less the bench's own loop around it (the same loop with app.tick() left out).
     idleTickInstructions: attempt(() => Math.round((count("ticksIdle") - count("ticksIdleDry")) / TICKS)),
+    // Applying an idle stretch's steps to the world, once a stretch (RunningPet.settle_): the run
+    // with it less the one without, less the same for the dry loop (an empty app.world()).
+    idleSettleInstructions: attempt(() => count("ticksSettled") - count("ticksIdle") - (count("ticksSettledDry") - count("ticksIdleDry"))),
     redrawTickInstructions: attempt(() => Math.round((count("ticksRedraw") - count("ticksRedrawDry")) / TICKS)),
     tickHarnessInstructions: attempt(() => Math.round((count("ticksIdleDry") - count("ticks0")) / TICKS)),
     ticksCounted: TICKS,
