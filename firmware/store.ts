@@ -12,7 +12,7 @@
  * name never leaves the bundle: nothing outside it (the `pet` console object, pet.status(), a board
  * profile, the flash) holds or reads a name that ends in "_".
  */
-import { openSlotLog, type SlotLog } from "../src/storage/slotLog";
+import { SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";
 import { isLoadablePayload, loadWorld, type LoadResult } from "../src/save/codec";
 import type { World } from "../src/core/types";
@@ -100,8 +100,13 @@ class SlotStore implements PetStore {
 
   constructor(layout: RegionLayout, raw: EspruinoFlash, pageSize: number) {
     this.checkWall_ = 0;
-    // The log's validity check, bound (natively) to this store.
-    this.log_ = openSlotLog(layout, raw, pageSize, this.loadedOrNull_.bind(this) as (payload: Uint8Array) => object);
+    // The device's way in: the flash in Espruino's shape and the layout the build derived (the
+    // profile's petLayout), nothing recomputed or checked again, so that none of the checking code
+    // travels in the device bundle. The log's validity check is bound (natively) to this store. The
+    // constructor itself, not a helper: terser wrote a one-use helper here as a function expression
+    // called at once, which Espruino makes anew at every boot.
+    const check = this.loadedOrNull_.bind(this) as (payload: Uint8Array) => object;
+    this.log_ = new SlotLog(layout, { address: layout.address, size: layout.size, sectorSize: layout.sectorSize, isValidPayload: check }, raw, pageSize);
   }
 
   /**

@@ -13,7 +13,7 @@
  * n is the largest count that fits; with 4096-byte sectors and 84-byte payloads it is 48
  * (12 + 48 + 48 * 84 = 4092 bytes), the most 84-byte payloads a 4 KiB sector can hold at all.
  */
-import { allErased, byteKinds } from "../core/bytes";
+import { allErased } from "../core/bytes";
 import { PAYLOAD_LENGTH } from "../save/layout";
 
 export { allErased };
@@ -245,22 +245,20 @@ export function orderNewestFirst(order: number[], seqs: number[]): void {
   }
 }
 
-/** Mark classes for markKinds: 0 erased, 1 committed (exactly MARK_COMMITTED), 2 set otherwise. */
-const MARK_KIND = new Uint8Array(256);
+/**
+ * Mark classes: 0 erased, 1 committed (exactly MARK_COMMITTED), 2 set otherwise. `byteKinds(marks,
+ * MARK_KIND)` gives a sector's marks as one character each: "\x00" erased, "\x01" committed, "\x02"
+ * set but not exactly MARK_COMMITTED (a weak or partial write, which commits all the same), in one
+ * native pass on Espruino; the answers are then native string searches (lastSet). The slot log calls
+ * byteKinds itself, not through a function of its own: terser wrote the one-use byteKinds into such
+ * a function as a function expression called at once, which Espruino makes anew at every boot.
+ */
+export const MARK_KIND = new Uint8Array(256);
 MARK_KIND.fill(2);
 MARK_KIND[ERASED] = 0;
 MARK_KIND[MARK_COMMITTED] = 1;
 
-/**
- * A sector's marks as one character each: "\x00" erased, "\x01" committed, "\x02" set but not
- * exactly MARK_COMMITTED (a weak or partial write, which commits all the same). One native pass on
- * Espruino; the answers below are then native string searches.
- */
-export function markKinds(marks: Uint8Array): string {
-  return byteKinds(marks, MARK_KIND);
-}
-
-/** Index of the highest set mark in markKinds' string, -1 when none is set. */
+/** Index of the highest set mark in a sector's mark kinds (byteKinds over MARK_KIND), -1 when none is set. */
 export function lastSet(kinds: string): number {
   return Math.max(kinds.lastIndexOf("\x01"), kinds.lastIndexOf("\x02"));
 }

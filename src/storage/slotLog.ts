@@ -45,7 +45,7 @@ import {
   RegionLayout,
   RegionParams,
   lastSet,
-  markKinds,
+  MARK_KIND,
   computeLayout,
   HEADER_ERASED,
   decodeHeader,
@@ -54,7 +54,7 @@ import {
   orderNewestFirst,
   seqNewer,
 } from "./regionLayout";
-import { allErased, bytesEqual, joinBytes, pickWords } from "../core/bytes";
+import { allErased, byteKinds, bytesEqual, joinBytes, pickWords } from "../core/bytes";
 
 export interface SlotLogConfig extends RegionParams {
   /** A StatusFlash (the simulator, a region image file); or else `device`. */
@@ -389,7 +389,7 @@ export class SlotLog {
   /**
    * Notes for strengthen() the marks of sector `i` that are set but not exactly 0x00 (a write cut
    * short, or bits programmed weakly: they count as committed already), found in the sector's
-   * markKinds string, and the mark of `slot` whatever it reads (a weak cell can read 0x00 now and
+   * kinds string (byteKinds over MARK_KIND), and the mark of `slot` whatever it reads (a weak cell can read 0x00 now and
    * 0xFF later). `kinds` null adds only the latter, `slot` below 0 only the former.
    */
   private noteWeakMarks_(i: number, kinds: string | null, slot: number): void {
@@ -470,7 +470,7 @@ export class SlotLog {
       const sector = scan.order[k] as number;
       const marks = this.readMarks_(sector);
       if (marks === null) return fail("read-failed", "could not read the commit marks of sector " + sector, "read-failed", checks);
-      const kinds = markKinds(marks);
+      const kinds = byteKinds(marks, MARK_KIND);
       const last = lastSet(kinds);
       if (k === 0) {
         newestLast = last;
@@ -532,7 +532,7 @@ export class SlotLog {
       const sector = scan.order[k] as number;
       const marks = this.readMarks_(sector);
       if (marks === null) return "read-failed";
-      const kinds = markKinds(marks);
+      const kinds = byteKinds(marks, MARK_KIND);
       const last = lastSet(kinds);
       if (k === 0) newestLast = last;
       if (k === 0 || last >= 0) this.noteWeakMarks_(sector, kinds, last);
@@ -849,15 +849,6 @@ export class SlotLog {
     this.nextSlot_ = this.layout.slotsPerSector;
     return RETRY;
   }
-}
-
-/**
- * The device's way in: the flash in Espruino's shape and a layout derived ahead of time (the
- * build's petLayout, from computeLayout), nothing recomputed or checked again, so that none of the
- * checking code has to travel in the device bundle. Reads nothing yet.
- */
-export function openSlotLog(layout: RegionLayout, device: EspruinoFlash, pageSize: number, isValidPayload: (payload: Uint8Array) => boolean | object): SlotLog {
-  return new SlotLog(layout, { address: layout.address, size: layout.size, sectorSize: layout.sectorSize, isValidPayload: isValidPayload }, device, pageSize);
 }
 
 /** Checks the region parameters against the flash and builds a SlotLog (reads nothing yet). */
