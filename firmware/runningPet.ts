@@ -115,7 +115,7 @@ type OwnedU64 = { hi: number; lo: number };
 export class RunningPet {
   /**
    * env.getTime, kept apart and called as this method: the idle step reads the clock every second,
-   * and on the emulated chip reaching it through env_ cost the step 3 000 instructions more.
+   * and on the emulated chip reaching it through env_ cost the step up to 3 000 instructions more.
    */
   private readonly getTime_: () => number;
   readonly env_: PetEnv;
@@ -500,7 +500,8 @@ export class RunningPet {
    * of the stretch noteQuiet_ left (idleEnd_, from the Core's quietUntil). Then the tick only notes
    * its time and counts itself, and settle_ applies the stretch's steps to the world at once when
    * anything reads or changes it. On the device this runs every second, and on Espruino each
-   * statement, and each call, costs thousands of instructions: the idle step is four.
+   * statement, and each call, costs thousands of instructions: the idle step is one call (the
+   * clock), two comparisons and two assignments.
    * Otherwise the full step runs (tickFully_, right below: advance, pay an owed absence, retry a
    * paused restore, save if due, show), which ends by noting the new idle stretch.
    *
