@@ -65,9 +65,11 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
     expect(code).not.toContain("ESPRUINO_BUILD");
     // crc32Bitwise's reflected polynomial, 0xEDB88320, exists only in the fallback.
     expect(code).not.toContain(String(0xedb88320));
-    // The one question left is the boot's (the env's text coding and joinBytes), not the hot paths'.
+    // The one question left is the env's text coding, once a boot (joinBytes, in every boot's header
+    // read, no longer asks: ESPRUINO_FIRMWARE), not the hot paths'.
     const asked = code.match(/typeof \$\$E\.[A-Za-z0-9]+/g) ?? [];
-    expect([...new Set(asked)].sort()).toEqual(["typeof $$E.sum", "typeof $$E.toUint8Array"]);
+    expect([...new Set(asked)].sort()).toEqual(["typeof $$E.toUint8Array"]);
+    expect(code).not.toContain("ESPRUINO_FIRMWARE");
     // ... while the unminified bundle, which Node-hosted tests may run, still asks.
     expect(builds[board]!.unminified).toContain('typeof E !== "undefined" && E && typeof E.CRC32 === "function"');
   });

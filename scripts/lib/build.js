@@ -266,6 +266,8 @@ export const TERSER_OPTIONS = {
  *                       process.env (firmware/runningPet.ts, src/host/espruino/env.ts)
  *   ESPRUINO_WORD_VIEWS the same test: the codec's u32 fields through Uint32Array views at any byte
  *                       offset, which Espruino allows and Node and browsers refuse (src/save/codec.ts)
+ *   ESPRUINO_FIRMWARE   the same test again: joinBytes takes E.toUint8Array, which the desktop's
+ *                       emulator lacks, without asking (src/core/bytes.ts)
  *   BOARD_REGION_ADDRESS, BOARD_REGION_SIZE, BOARD_PAGE_SIZE, BOARD_STORAGE_SIZES   the numbers
  *                       that check compares with (0 and [] where there are none): constants in its body
  * @param {{display?: unknown, button?: unknown, led?: unknown, host?: string, storageSizes?: number[]}} profile
@@ -279,6 +281,7 @@ export function buildDefines(profile) {
     BOARD_HAS_LED: profile.led !== undefined,
     BOARD_CHECKS_REGION: profile.host !== "desktop",
     ESPRUINO_WORD_VIEWS: profile.host !== "desktop",
+    ESPRUINO_FIRMWARE: profile.host !== "desktop",
     BOARD_REGION_ADDRESS: profile.petRegion.address,
     BOARD_REGION_SIZE: profile.petRegion.size,
     BOARD_PAGE_SIZE: profile.petRegion.pageSize,

@@ -95,13 +95,22 @@ export function byteKinds(bytes: Uint8Array, table: Uint8Array): string {
 }
 
 /**
- * The arrays one after another in one new array (E.toUint8Array on Espruino). Asked per call even in
- * the device bundle: the shared emulator has no E.toUint8Array (with one, the firmware's env would
- * take the emulator's strings for Espruino's byte strings, src/host/espruino/env.ts), and this runs
- * once a boot.
+ * Defined only by the build, as `true` in a bundle for a profile that runs on Espruino itself and
+ * `false` in the simulators' (buildDefines): the shared emulator has no E.toUint8Array (with one,
+ * the firmware's env would take the emulator's strings for Espruino's byte strings,
+ * src/host/espruino/env.ts), so there joinBytes still asks.
+ */
+declare const ESPRUINO_FIRMWARE: boolean | undefined;
+
+/**
+ * The arrays one after another in one new array (E.toUint8Array on Espruino). Not asked on the
+ * device (ESPRUINO_FIRMWARE): the question cost every boot's header read more than the join, and
+ * the rest of the function came along as its one caller's function expression, made at every boot.
  */
 export function joinBytes(parts: Uint8Array[]): Uint8Array {
-  if (typeof E !== "undefined" && E && typeof E.toUint8Array === "function" && typeof E.sum === "function") return E.toUint8Array(parts);
+  if ((typeof ESPRUINO_FIRMWARE !== "undefined" && ESPRUINO_FIRMWARE) || (typeof E !== "undefined" && E && typeof E.toUint8Array === "function" && typeof E.sum === "function")) {
+    return (E as NativeBytes).toUint8Array(parts);
+  }
   let n = 0;
   for (let i = 0; i < parts.length; i++) n += (parts[i] as Uint8Array).length;
   const out = new Uint8Array(n);
