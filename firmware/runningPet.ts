@@ -426,7 +426,9 @@ export class RunningPet {
     this.uptime_ += delta;
     const w = this.world_;
     const before = w.activity;
-    const status = event === undefined ? tickWorld(w, delta) : updateWorld(w, delta, event);
+    // tickWorld kept a function of the bundle (terser would write its one use here as a function
+    // expression called at once, made anew at every full step and every save).
+    const status = event === undefined ? /*@__NOINLINE__*/ tickWorld(w, delta) : updateWorld(w, delta, event);
     if (status !== "ok") {
       if (status !== this.lastRefusal_) this.print_("update refused: " + status);
       this.lastRefusal_ = status;

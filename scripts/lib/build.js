@@ -193,7 +193,8 @@ function terserPlugin(minifier, options, sent) {
   return {
     name: "terser",
     async renderChunk(code) {
-      const first = { ...options, compress: { ...options.compress, hoist_vars: false, hoist_funs: false }, mangle: true, sourceMap: false };
+      // The first run keeps the source's annotations (/*@__NOINLINE__*/) for the second, which inlines.
+      const first = { ...options, compress: { ...options.compress, hoist_vars: false, hoist_funs: false }, mangle: true, sourceMap: false, format: { ...options.format, preserve_annotations: true } };
       // The worker runs one minify at a time: the second starts when the first has answered.
       const minifying = minifier.minify(code, first).then((c) => minifier.minify(c, { ...options, sourceMap: false }));
       sent();
