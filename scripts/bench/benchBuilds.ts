@@ -13,8 +13,8 @@ import { errorText, type Figures } from "./benchTables";
 const HERE = join(ROOT, "scripts", "bench");
 
 /** The bundle of `entry` (default: the firmware's) for the profile `board`, Espruino-safe or an error. */
-export async function checkedBundle(entry: string | undefined, board: string): Promise<string> {
-  const built = await buildFirmware({ board, outFile: null, entry });
+export async function checkedBundle(entry: string | undefined, board: string, defines?: Record<string, unknown>): Promise<string> {
+  const built = await buildFirmware({ board, outFile: null, entry, ...(defines ? { defines } : {}) });
   const findings = checkBundle(built.code);
   if (findings.length > 0) throw new Error("bundle of " + (entry ?? "src/host/espruino/main.ts") + " is not Espruino-safe:\n" + formatFindings(built.code, findings));
   return built.code;
@@ -28,13 +28,6 @@ export async function checkedBundle(entry: string | undefined, board: string): P
 function withEsp32Hardware(linux: Record<string, unknown>): Record<string, unknown> {
   const esp32 = JSON.parse(readFileSync(join(ROOT, "boards", "esp32.json"), "utf8")) as { display: unknown; button: unknown; led: unknown };
   const copy: Record<string, unknown> = { ...linux, display: esp32.display, button: esp32.button, led: esp32.led };
-  delete copy.$schema;
-  return copy;
-}
-
-/** A profile's copy without its $schema pointer (the copy lives elsewhere). */
-function withoutSchema(p: Record<string, unknown>): Record<string, unknown> {
-  const copy = { ...p };
   delete copy.$schema;
   return copy;
 }
@@ -54,9 +47,9 @@ export interface LinuxBuilds {
  * noted in `figures` and their figures are skipped.
  */
 export async function linuxBuilds(boardFile: string, board: Record<string, unknown>, work: string, figures: Figures): Promise<LinuxBuilds> {
-  const optional = async (entry: string | undefined, key: string, profile: string): Promise<string | null> => {
+  const optional = async (entry: string | undefined, key: string, profile: string, defines?: Record<string, unknown>): Promise<string | null> => {
     try {
-      return await checkedBundle(entry === undefined ? undefined : join(HERE, entry), profile);
+      return await checkedBundle(entry === undefined ? undefined : join(HERE, entry), profile, defines);
     } catch (e) {
       figures[key] = { skipped: errorText(e).split("\n")[0] };
       return null;
@@ -71,12 +64,12 @@ export async function linuxBuilds(boardFile: string, board: Record<string, unkno
   const esp32LikeBoard = join(work, "linux-with-esp32-hardware.json");
   writeFileSync(esp32LikeBoard, JSON.stringify(withEsp32Hardware(board)));
   const ticks = await optional("firmware-ticks.ts", "ticksBuild", esp32LikeBoard);
-  // The same firmware without the boot's region check (the profile as a simulator's, host desktop,
-  // which compiles the check and its reading of process.env out: scripts/lib/build.js buildDefines),
-  // so that what the check costs the boot is a difference of two boots.
-  const noCheckBoard = join(work, "without-region-check.json");
-  writeFileSync(noCheckBoard, JSON.stringify({ ...withoutSchema(board), host: "desktop" }));
-  const noRegionCheck = await optional(undefined, "noRegionCheckBuild", noCheckBoard);
+  // The same firmware without the boot's region check (BOARD_CHECKS_REGION false, which compiles the
+  // check and its reading of process.env out: scripts/lib/build.js buildDefines), so that what the
+  // check costs the boot is a difference of two boots. Only that define: the profile as a
+  // simulator's (host desktop, as until 2026-12-06) also turned the device's codec views and byte
+  // helpers off, and the difference took their cost for the check's.
+  const noRegionCheck = await optional(undefined, "noRegionCheckBuild", boardFile, { BOARD_CHECKS_REGION: false });
   const esp32Like = await optional(undefined, "esp32LikeBuild", esp32LikeBoard);
   if (esp32Like !== null) figures.esp32LikeBundleBytes = Buffer.byteLength(esp32Like, "utf8");
   return { firmware, probe, ticks, noRegionCheck, esp32Like };

@@ -9,7 +9,7 @@ export const TERSER_OPTIONS: Record<string, unknown>;
 /** The names the build defines for terser (ESPRUINO_BUILD, BOARD_HAS_DISPLAY/BUTTON/LED, the region check's) for a profile. */
 export function buildDefines(profile: BoardProfile & { storageSizes?: number[] }): Record<string, boolean | number | number[]>;
 /** TERSER_OPTIONS with buildDefines(profile) as global_defs. */
-export function terserOptions(profile: BoardProfile & { storageSizes?: number[] }): Record<string, unknown>;
+export function terserOptions(profile: BoardProfile & { storageSizes?: number[] }, overrides?: Record<string, unknown>): Record<string, unknown>;
 /** Property names used only inside the bundle, shortened by terser like the "_" names. */
 export const BUNDLE_ONLY_PROPERTIES: string[];
 /** The profile's defaultPetName as UTF-8 bytes, `{ defaultPetNameBytes }`, or {} without one. */
@@ -33,5 +33,5 @@ export interface BuildResult {
   /** True when the bundle came from the build cache (scripts/lib/buildCache.js) rather than a build. */
   cached: boolean;
 }
-export function buildFirmware(options?: { board?: string; outFile?: string | null; entry?: string; cache?: boolean; onBuild?: () => void }): Promise<BuildResult>;
+export function buildFirmware(options?: { board?: string; outFile?: string | null; entry?: string; cache?: boolean; onBuild?: () => void; defines?: Record<string, unknown> }): Promise<BuildResult>;
 export function shortPath(p: string): string;

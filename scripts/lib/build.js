@@ -290,9 +290,9 @@ export function buildDefines(profile) {
   };
 }
 
-/** TERSER_OPTIONS with the board's defines (buildDefines). */
-export function terserOptions(profile) {
-  return { ...TERSER_OPTIONS, compress: { ...TERSER_OPTIONS.compress, global_defs: buildDefines(profile) } };
+/** TERSER_OPTIONS with the board's defines (buildDefines), and `overrides` over them. */
+export function terserOptions(profile, overrides = {}) {
+  return { ...TERSER_OPTIONS, compress: { ...TERSER_OPTIONS.compress, global_defs: { ...buildDefines(profile), ...overrides } } };
 }
 
 /**
@@ -303,6 +303,8 @@ export function terserOptions(profile) {
  * @param {string} [options.entry] entry module (default src/host/espruino/main.ts)
  * @param {boolean} [options.cache] false: build even when an identical build is cached (buildCache.js)
  * @param {() => void} [options.onBuild] called when a build really starts (not on a cache hit), e.g. to say so
+ * @param {Record<string, unknown>} [options.defines] build defines over the profile's (buildDefines): the
+ *   bench's build without the region check sets BOARD_CHECKS_REGION false and nothing else
  * @returns {Promise<{code: string, bytes: number, unminified: string, profile: object, board: string, outFile: string|null, warnings: string[], cached: boolean}>}
  */
 export async function buildFirmware(options = {}) {
@@ -317,12 +319,12 @@ export async function buildFirmware(options = {}) {
     // The type check does not depend on the profile: it is shared by every build of these sources
     // (typeCheck.js, sharedCheck), keyed like a bundle but without the profile.
     const checkKey = useCache ? { dir: cacheDir, key: buildKey(ROOT, { entry, boardText: "", options: { typeCheck: true } }) } : null;
-    return buildUncached(entry, await loadBoardProfile(board), checkKey);
+    return buildUncached(entry, await loadBoardProfile(board), checkKey, options.defines || {});
   };
   // A hit was built from this very profile text by this very checker (both are hashed), so the
   // profile passed the check then and would pass it now.
   const { value, cached } = useCache
-    ? await cachedBuild(cacheDir, buildKey(ROOT, { entry, boardText: file.text }), build)
+    ? await cachedBuild(cacheDir, buildKey(ROOT, options.defines ? { entry, boardText: file.text, options: { defines: options.defines } } : { entry, boardText: file.text }), build)
     : { value: await build(), cached: false };
   const { code, unminified, warnings } = value;
   if (outFile) {
@@ -350,7 +352,7 @@ export async function buildFirmware(options = {}) {
  * minified output is asked for, and while terser works on it in its worker this thread runs the
  * type check. A type error fails the build all the same, before anything is returned or cached.
  */
-async function buildUncached(entry, profile, shared) {
+async function buildUncached(entry, profile, shared, defines) {
   const warnings = [];
   // tsconfig.firmware.json lists src/host/espruino/main.ts as the program's root; another entry (a bench
   // probe) gets a throw-away config that extends it with that root instead.
@@ -380,7 +382,7 @@ async function buildUncached(entry, profile, shared) {
     const unminified = (await bundle.generate(output)).output[0].code;
     let minifying = () => undefined;
     const sent = new Promise((resolve) => (minifying = resolve));
-    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
+    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded, defines), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
     const minified = bundle.generate({ ...output, plugins });
     // Once terser has the code (or the generation failed before it), check the types meanwhile.
     await Promise.race([sent, minified.catch(() => undefined)]);
