@@ -16,7 +16,6 @@ import { SlotLog } from "../src/storage/slotLog";
 import type { RegionLayout } from "../src/storage/regionLayout";
 import { isLoadablePayload, loadWorld, type LoadResult } from "../src/save/codec";
 import type { World } from "../src/core/types";
-import { sinceStampsWithin } from "../src/core/world";
 import type { EspruinoFlash } from "../src/storage/flash";
 
 export interface Restored {
@@ -135,7 +134,10 @@ class SlotStore implements PetStore {
         lo += 4294967296;
         hi--;
       }
-      return sinceStampsWithin(w, hi, lo) ? r : null;
+      // sinceStampsWithin(w, hi, lo), written out (the boot's one call of it).
+      const as = w.activitySince;
+      const es = w.expressionSince;
+      return as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo) ? null : r;
     }
     return wall !== 0 && isLoadablePayload(payload) ? r : null; // readable, but refused at this clock: the boot reports it rather than going back
   }

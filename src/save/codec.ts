@@ -10,7 +10,7 @@
 import type { World, WorldStatus } from "../core/types";
 import { isU64, MAX_SAFE, TWO_POW_32, U64_ZERO, type U64 } from "../core/u64";
 import { ACTIVITY_NAMES, EXPRESSION_NAMES } from "../core/types";
-import { copyWorld, isValidName, sinceStampsWithin, validateWorld } from "../core/world";
+import { copyWorld, validateWorld } from "../core/world";
 import { byteSum } from "../core/bytes";
 import { crc32 } from "./crc32";
 import {
@@ -60,7 +60,7 @@ declare const ESPRUINO_BUILD: true | undefined;
 // little-endian, as the payload is), while Node and browsers refuse one, so the bundles they run
 // (the simulators', false) and Node (undefined) keep the DataView.
 declare const ESPRUINO_WORD_VIEWS: boolean | undefined;
-declare const E: { CRC32(data: Uint8Array): number };
+declare const E: { CRC32(data: Uint8Array): number; sum(data: Uint8Array): number };
 /** Whether this bundle uses the word views (a constant the build folds into each use). */
 const WORD_VIEWS = typeof ESPRUINO_WORD_VIEWS !== "undefined" && ESPRUINO_WORD_VIEWS;
 
@@ -210,9 +210,15 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   // the device that way). So an empty name is refused here, and a full one has no padding to sum.
   const nameLength = bytes[OFFSET_NAME_LENGTH] as number;
   if (nameLength === 0 || nameLength > NAME_FIELD_SIZE) return rejected("bad-name", savedAt);
+  // isValidName(name), written out: the view is a Uint8Array of 1 to 31 bytes, so only the zero byte
+  // is left to refuse. On the device the padding is summed by E.sum itself: byteSum would be written
+  // here as a function expression made anew at every load.
   const name = new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES, nameLength);
-  if (!isValidName(name)) return rejected("bad-name", savedAt);
-  if (nameLength < NAME_FIELD_SIZE && byteSum(new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES + nameLength, NAME_FIELD_SIZE - nameLength)) !== 0) return rejected("bad-name", savedAt);
+  if (name.indexOf(0) >= 0) return rejected("bad-name", savedAt);
+  if (nameLength < NAME_FIELD_SIZE) {
+    const padding = new Uint8Array(bytes.buffer, at + OFFSET_NAME_BYTES + nameLength, NAME_FIELD_SIZE - nameLength);
+    if ((typeof ESPRUINO_BUILD !== "undefined" ? E.sum(padding) : byteSum(padding)) !== 0) return rejected("bad-name", savedAt);
+  }
 
   // The time away, written out (loadWorld is the boot's restore): absenceMs(savedAt, nowMs), then
   // addTimeAway(world, absence) on the halves before the world is assembled. Both originals are
@@ -220,12 +226,18 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
   // The absence: now - savedAt when both are known (nonzero) and now is later, clamped to seven
   // days. The difference is formed from the halves; it is exact whenever it is below 2^53, and a
   // larger one (where rounding could creep in) keeps its sign and is clamped anyway.
-  const now = clockValue(nowMs);
+  // For a number (the boot passes one), clockValue is written out: below 1 it is 0 (unknown) once
+  // its fraction is dropped, and up to 2^53 - 1 the difference with the stamp's value is exact; a
+  // stamp of 2^53 or more rounds but stays above any such now, as the halves' difference does.
   let absence = 0;
-  if (now !== null && (now.hi !== 0 || now.lo !== 0) && (savedAt.hi !== 0 || savedAt.lo !== 0)) {
-    const diff = (now.hi - savedAt.hi) * TWO_POW_32 + (now.lo - savedAt.lo);
-    if (diff > 0) absence = diff > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : diff;
+  let diff = 0;
+  if (typeof nowMs === "number") {
+    if (nowMs >= 1 && nowMs <= MAX_SAFE && (savedAt.hi !== 0 || savedAt.lo !== 0)) diff = Math.floor(nowMs) - (savedAt.hi * TWO_POW_32 + savedAt.lo);
+  } else {
+    const now = clockValue(nowMs);
+    if (now !== null && (now.hi !== 0 || now.lo !== 0) && (savedAt.hi !== 0 || savedAt.lo !== 0)) diff = (now.hi - savedAt.hi) * TWO_POW_32 + (now.lo - savedAt.lo);
   }
+  if (diff > 0) absence = diff > ABSENCE_CLAMP_MS ? ABSENCE_CLAMP_MS : diff;
   // The world clock: the stored one plus the absence (below 2^32, so at most one carry).
   let lo = (WORD_VIEWS ? (shifted![SHIFTED_ELAPSED] as number) : dv!.getUint32(OFFSET_ELAPSED, true)) + absence;
   let hi = WORD_VIEWS ? (shifted![SHIFTED_ELAPSED + 1] as number) : dv!.getUint32(OFFSET_ELAPSED + 4, true);
@@ -255,8 +267,11 @@ export function loadWorld(bytes: Uint8Array, nowMs: number | U64, into?: World):
       ? { hi: shifted![SHIFTED_UPDATE_COUNT + 1] as number, lo: shifted![SHIFTED_UPDATE_COUNT] as number }
       : { hi: dv!.getUint32(OFFSET_UPDATE_COUNT + 4, true), lo: dv!.getUint32(OFFSET_UPDATE_COUNT, true) },
   };
-  // The world's since-stamp rule at the clock with the time away (test/codec-validates-assembled-world.test.ts).
-  if (!sinceStampsWithin(world, hi, lo)) return rejected("invalid-world", savedAt);
+  // The world's since-stamp rule at the clock with the time away (test/codec-validates-assembled-world.test.ts):
+  // sinceStampsWithin(world, hi, lo), written out.
+  const as = world.activitySince;
+  const es = world.expressionSince;
+  if (as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo)) return rejected("invalid-world", savedAt);
 
   const result = typeof into === "object" && into !== null ? copyWorld(into, world) : world;
   return { status: "ok", world: result, savedAt: savedAt, absenceMs: absence };
