@@ -213,10 +213,10 @@ interface HeaderScan {
 
 /** Whether this machine stores a 32-bit word low byte first, as the flash does (then the quick scan can read words). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-/** 32-bit words in each sector's HEADER_READ bytes, as readHeaders_ puts them back to back. */
+/** 32-bit words in each sector's HEADER_READ bytes, as scan_ reads them back to back. */
 export const HEADER_WORDS = HEADER_READ / 4;
 /**
- * Where each sector's sequence word lies among the words of readHeaders_'s bytes (word 1 of every
+ * Where each sector's sequence word lies among the words of the headers scan_ reads (word 1 of every
  * HEADER_WORDS), sector by sector, for regions of up to 16 sectors: the quick scan picks them out in
  * one native pass (pickWords); a larger region takes the full scan. A typed array: its bytes are one
  * block of RAM on the interpreter. test/storage-quick-scan-agrees.test.ts holds it to HEADER_WORDS.
@@ -291,23 +291,16 @@ export class SlotLog {
   // ---- Reading where the log stands (no writes) -------------------------------------------------
 
   /**
-   * Every sector's first HEADER_READ bytes (its header, then the first marks), back to back in
-   * sector order: one native map of reads and one join. HEADER_READ and not the header's 12 bytes,
-   * because a read of 2 to 22 bytes is not safe on every Espruino ESP32 build (flash.ts,
-   * SAFE_READ_MIN). Throws what the flash throws.
-   */
-  private readHeaders_(): Uint8Array {
-    return joinBytes(this.layout.headerAddresses.map(this.dev_.read.bind(this.dev_, HEADER_READ)));
-  }
-
-  /**
-   * Where the log stands as the headers say: read once (readHeaders_), answered by the quick path
-   * when it can (scanQuick_), else by the full scan over the same bytes.
+   * Where the log stands as the headers say, answered by the quick path when it can (scanQuick_),
+   * else by the full scan over the same bytes. The headers are read once: every sector's first
+   * HEADER_READ bytes (its header, then the first marks), back to back in sector order, by one
+   * native map of reads and one join. HEADER_READ and not the header's 12 bytes, because a read of 2
+   * to 22 bytes is not safe on every Espruino ESP32 build (flash.ts, SAFE_READ_MIN).
    */
   private scan_(): HeaderScan {
     let bytes: Uint8Array;
     try {
-      bytes = this.readHeaders_();
+      bytes = joinBytes(this.layout.headerAddresses.map(this.dev_.read.bind(this.dev_, HEADER_READ)));
     } catch (e) {
       return { status: thrownStatus(e, "read-failed"), order: [], seqs: [], erasedCount: 0, partial: null };
     }
@@ -318,7 +311,7 @@ export class SlotLog {
   }
 
   /**
-   * Judges every sector header in `bytes` (readHeaders_'s) and orders the
+   * Judges every sector header in `bytes` (scan_'s) and orders the
    * valid ones newest first: the exact answer whatever the flash holds. The boot usually needs only
    * the newest sector, which scanQuick_ finds for a fraction of the cost; this runs when it cannot,
    * or when an older sector is needed. The headers are judged word by word (headerSeqAt).
@@ -340,7 +333,7 @@ export class SlotLog {
   }
 
   /**
-   * The newest sector from the headers' sequence words (readHeaders_'s bytes, picked out natively), or null
+   * The newest sector from the headers' sequence words (scan_'s bytes, picked out natively), or null
    * when only the full scan can tell. When every sector's sequence word, read as a signed 32-bit
    * number, is -1 (0xFFFFFFFF: erased, say) or lies in 0 .. 2^31 - 1, and the largest lies below
    * 2^31 - 1, the largest is newer than every other valid sequence number in serial order
@@ -425,20 +418,6 @@ export class SlotLog {
   }
 
   /**
-   * The caller's check, counted in the stats: true or the object it answered when it accepts the
-   * payload, null when it refuses (anything else, or a throw, is a refusal).
-   */
-  private check_(payload: Uint8Array): true | object | null {
-    this.counts_.validityChecks++;
-    try {
-      const answer = this.isValidPayload_(payload);
-      return answer === true || (typeof answer === "object" && answer !== null) ? answer : null;
-    } catch (e) {
-      return null;
-    }
-  }
-
-  /**
    * Finds the newest payload that passes the validity check: sectors newest first, within each the
    * committed slots from the highest down. Reads only (I1): a load never writes or erases, so
    * rebooting any number of times leaves the region unchanged. Why one check is enough after any
@@ -491,10 +470,19 @@ export class SlotLog {
           return fail("read-failed", "could not read slot " + slot + " of sector " + sector, thrownStatus(e, "read-failed"), checks);
         }
         checks++;
-        const answer = this.check_(payload);
-        if (answer !== null) {
-          // The mark this boot's answer rests on, and (for an older sector) its other weak marks.
-          this.noteWeakMarks_(sector, k !== 0 ? kinds : null, slot);
+        // The caller's check, counted in the stats: it accepts with true or an object (anything
+        // else, or a throw, is a refusal).
+        this.counts_.validityChecks++;
+        let answer: boolean | object | null = null;
+        try {
+          answer = this.isValidPayload_(payload);
+        } catch (e) {
+          // refused
+        }
+        if (answer === true || (typeof answer === "object" && answer !== null)) {
+          // The mark this boot's answer rests on, and (for an older sector) its other weak marks;
+          // the newest slot of the newest sector (the usual boot) was noted above.
+          if (k !== 0 || slot !== last) this.noteWeakMarks_(sector, k !== 0 ? kinds : null, slot);
           this.adopt_(scan, newestLast, sector);
           const seq = scan.seqs[sector] as number;
           const accepted = answer === true ? null : answer;
