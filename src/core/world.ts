@@ -4,12 +4,14 @@
  * rules.ts.
  *
  * Two of a world's rules are checked in several places, each written once, here: the name rule
- * (isValidName) and the since-stamp rule (sinceStampsWithin). validateWorld runs on every save, so it
- * carries both written out (the interpreter spends a function call's worth on every call); those
- * copies sit right below the originals, and test/core-world-rules-agree.test.ts holds them equal.
- * Everything else that judges a name or a stamp calls these, the boot's restore included (loadWorld
- * and the store's check of a save loaded with time away: two calls, about 0.7 % of a restore on the
- * interpreter, for one home of the rule).
+ * (isValidName) and the since-stamp rule (sinceStampsWithin). The paths the device runs most carry
+ * them written out, because the interpreter spends a function call's worth on every call:
+ * validateWorld (every save), whose copies sit right below the originals and
+ * test/core-world-rules-agree.test.ts holds equal; and the boot's restore, loadWorld (the name's
+ * zero byte, the stamps at the clock with the time away) and the firmware's store (the stamps at the
+ * stored clock), held by test/codec-validates-assembled-world.test.ts and
+ * test/codec-time-away-agrees.test.ts. On the emulated ESP32 those calls and loadWorld's padding sum
+ * were about 4 % of a restore, the margin of its target. Everything else calls these.
  */
 import { ACTIVITY_NAMES, Activity, EXPRESSION_NAMES, Expression, NAME_MAX_BYTES, NAME_MIN_BYTES, type World, type WorldStatus } from "./types";
 import { U64_ZERO } from "./u64";
