@@ -4,7 +4,7 @@
  */
 import { ACTIVITY_NAMES, EXPRESSION_NAMES, type World } from "../src/core/types";
 import { nameForDisplay } from "../src/core/name";
-import { TWO_POW_32, u64ToDecimal } from "../src/core/u64";
+import { TWO_POW_32, u64ToDecimal, type U64 } from "../src/core/u64";
 import { activityName, expressionName } from "../src/save/payloadJson";
 import { STORAGE_ERROR, type SaveOutcome } from "./store";
 
@@ -19,19 +19,23 @@ import { STORAGE_ERROR, type SaveOutcome } from "./store";
  * test/firmware-status-line-agrees.test.ts holds it to those functions.
  */
 export function statusLine(world: World, saveNote: string, nameText?: string): string {
+  return statusHead(world, nameText === undefined ? nameForDisplay(world.name) : nameText) + statusTail(world.updateCount, saveNote);
+}
+
+/**
+ * The status line's first part, "Pip: playing, happy", which changes only with the name, the activity
+ * or the expression: the running pet keeps it between such changes (RunningPet.refresh_), so a save's
+ * line builds only the rest.
+ */
+export function statusHead(world: World, nameText: string): string {
   const an = ACTIVITY_NAMES[world.activity];
   const xn = EXPRESSION_NAMES[world.expression];
-  const c = world.updateCount;
-  return (
-    (nameText === undefined ? nameForDisplay(world.name) : nameText) +
-    ": " +
-    (typeof an === "string" ? an : activityName(world.activity)) +
-    ", " +
-    (typeof xn === "string" ? xn : expressionName(world.expression)) +
-    ", updates " +
-    (c.hi < 0x200000 ? String(c.hi * TWO_POW_32 + c.lo) : u64ToDecimal(c)) +
-    (saveNote === "" ? "" : ", " + saveNote)
-  );
+  return nameText + ": " + (typeof an === "string" ? an : activityName(world.activity)) + ", " + (typeof xn === "string" ? xn : expressionName(world.expression));
+}
+
+/** The status line's rest: ", updates 57" and ", " + the note when there is one. */
+export function statusTail(count: U64, saveNote: string): string {
+  return ", updates " + (count.hi < 0x200000 ? String(count.hi * TWO_POW_32 + count.lo) : u64ToDecimal(count)) + (saveNote === "" ? "" : ", " + saveNote);
 }
 
 /** An error as one short line: Espruino's custom errors print as "[object Object]" otherwise. */

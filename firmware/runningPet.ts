@@ -36,7 +36,7 @@ import type { PetDisplay } from "./display";
 import type { PictureChange } from "./face";
 import { lateAbsenceMs, MAX_TICK_DELTA_MS, tickDeltaMs, wallClockMs } from "./clock";
 import { createSaveState, noteSaveAttempt, saveDue, PERIODIC_SAVE_MS, type SaveState } from "./savePolicy";
-import { errorText, saveOutcomeText, statusLine } from "./report";
+import { errorText, saveOutcomeText, statusHead, statusLine, statusTail } from "./report";
 
 export const FALLBACK_PET_NAME = "Pip";
 
@@ -144,6 +144,8 @@ export class RunningPet {
   /** The name bytes last shown, by identity (a rename or a new world brings a new array), and their text. */
   private shownName_: Uint8Array | null;
   private shownNameText_: string;
+  /** The status line's head for what is shown (report.ts statusHead), or "" until a line needs it after a change. */
+  private shownHead_: string;
   /** The last refused update's status, so a stuck world prints once rather than every second. */
   private lastRefusal_: string;
   /**
@@ -217,6 +219,7 @@ export class RunningPet {
     this.shownExpression_ = -1;
     this.shownName_ = null;
     this.shownNameText_ = "";
+    this.shownHead_ = "";
     this.stampBase_ = 0;
     this.lastRestoreTry_ = 0;
     this.noStore_ = NO_STORAGE;
@@ -681,6 +684,7 @@ export class RunningPet {
     const expression = w.expression !== this.shownExpression_;
     const name = w.name !== this.shownName_;
     if (!activity && !expression && !name) return null;
+    this.shownHead_ = "";
     this.shownActivity_ = w.activity;
     this.shownExpression_ = w.expression;
     if (name) {
@@ -703,6 +707,8 @@ export class RunningPet {
       if (note !== "" && note !== "saved") this.print_(statusLine(this.world_, note, this.shownNameText_));
       return;
     }
-    if (changed !== null || note !== "") this.print_(statusLine(this.world_, note, this.shownNameText_));
+    if (changed === null && note === "") return;
+    if (this.shownHead_ === "") this.shownHead_ = statusHead(this.world_, this.shownNameText_);
+    this.print_(this.shownHead_ + statusTail(this.world_.updateCount, note));
   }
 }
