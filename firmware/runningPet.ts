@@ -606,8 +606,8 @@ export class RunningPet {
 
   /** Encodes and writes the world now and notes the outcome, which it answers; never prints. */
   private writeSave_(): SaveOutcome {
-    // The stretch ended; its callers have ended it already, but a save of a world behind its idle
-    // steps would be a save of the past
+    // The stretch ended. Its callers have settled already; the check stays because a save of a
+    // world behind its idle steps would be a save of the past.
     if (this.idleTicks_ !== 0) this.settle_();
     this.idleEnd_ = 0;
     if (this.pausedReason_ !== "") return { status: SAVING_PAUSED, message: "" };

@@ -134,7 +134,7 @@ class SlotStore implements PetStore {
         lo += 4294967296;
         hi--;
       }
-      // sinceStampsWithin(w, hi, lo), written out (the boot's one call of it).
+      // sinceStampsWithin(w, hi, lo), written out: this runs at every boot's restore.
       const as = w.activitySince;
       const es = w.expressionSince;
       return as.hi > hi || (as.hi === hi && as.lo > lo) || es.hi > hi || (es.hi === hi && es.lo > lo) ? null : r;
