@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { FUNCTION_FORM_PRELUDE, bundleForVersion, functionForm } from "../src/boards/bundleForm";
+import { storageBytes } from "../src/boards/consoleProtocol";
+import { pretokenise, untokenise } from "../src/boards/pretokenise";
 import { ESPRUINO, runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile } from "./espruino-interpreter";
 
 /** What the head computes, in Node: the text from the first newline + "/*" on, as long as it says. */
@@ -26,12 +28,16 @@ describe("the function form", () => {
     block = (await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null })).code;
   });
 
-  it("is what an Espruino before 2v14 gets, and its head reads exactly the prelude and the block's body", () => {
+  it("is what an Espruino before 2v14 gets, and its head reads exactly the prelude and the block's body, pretokenised", () => {
     const form = bundleForVersion(block, "2v06.63");
     expect(form.form).toBe("function");
     expect(bundleForVersion(block, "2v14").form).toBe("block");
+    expect(bundleForVersion(block, "2v14").code).toBe(pretokenise(block));
     const body = FUNCTION_FORM_PRELUDE + block.replace(/\s+$/, "").slice(1, -1);
-    expect(bodyTheHeadReads(form.code)).toBe(body);
+    expect(bodyTheHeadReads(form.code)).toBe(pretokenise(body));
+    // The head itself is plain text: it is read once, and must stay readable in a listing.
+    expect(/[\x80-\xff]/.test(form.code.slice(0, form.code.indexOf("\n/*")))).toBe(false);
+    expect(untokenise(bodyTheHeadReads(form.code)).length).toBeGreaterThan(bodyTheHeadReads(form.code).length);
     // The comment that carries the body closes once, at its end.
     expect(form.code.indexOf("*/")).toBe(form.code.length - 3);
   });
@@ -77,7 +83,7 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
   it("boots the pet from .bootcde, its names out of the global scope and no module left", async () => {
     const profile = await loadInterpreterProfile();
     const code = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
-    const wrote = await runEspruinoCode('print("#wrote "+require("Storage").write(".bootcde",' + JSON.stringify(code) + "))", dir);
+    const wrote = await runEspruinoCode('print("#wrote "+require("Storage").write(".bootcde",' + storageBytes(code) + "))", dir);
     expect(wrote).toContain("#wrote true");
     // Code given with -e runs before the boot runs .bootcde: the checks wait for the first timer.
     const out = await runEspruinoCode(

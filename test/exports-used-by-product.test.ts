@@ -19,6 +19,8 @@ const ROOT = join(__dirname, "..");
 const FOR_THE_TESTS: Record<string, string> = {
   "src/boards/boardFit.ts: regionVerdict":
     "the original of the fast form src/boards/regionFit.ts, which test/boards-region-fit-fast-agrees.test.ts holds it equal to (docs/architecture.md, fast forms)",
+  "src/boards/pretokenise.ts: untokenise":
+    "spells the sent bytes out again, so that test/bundle-pretokenised-tokens-agree.test.ts can hold them to acorn's reading of the bundle as built",
   "src/core/world.ts: sinceStampsWithin":
     "the since-stamp rule, which validateWorld, loadWorld and the firmware's store carry written out (src/core/world.ts says why); test/core-world-rules-agree.test.ts holds validateWorld's copy to it",
   "src/storage/slotLog.ts: HEADER_WORDS":

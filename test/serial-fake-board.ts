@@ -107,6 +107,7 @@ export function replayUpload(text: string): { files: Record<string, string>; loa
     clearTimeout() {},
     clearWatch() {},
     E: { CRC32: () => 0 },
+    atob: (b64: string) => Buffer.from(b64, "base64").toString("latin1"),
     load: (name: unknown) => loads.push(name),
     require: (name: string) => {
       if (name !== "Storage") throw new Error("unexpected require " + name);

@@ -1,6 +1,6 @@
 /**
  * `npm run upload -- --dry-run` writes exactly what would be typed at a board's console: the pet
- * saved and paused, the built bundle, byte for byte, into Storage ".bootcde" (the file Espruino runs
+ * saved and paused, the built bundle (pretokenised), byte for byte, into Storage ".bootcde" (the file Espruino runs
  * at every boot) in acknowledged pieces, its CRC asked, then a restart into it; with
  * `--for-version 2v06` the bundle in its function form. The text is replayed here against a fake
  * Storage to prove it, without any board.
@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import { functionForm } from "../src/boards/bundleForm";
+import { pretokenise } from "../src/boards/pretokenise";
 
 const ROOT = join(__dirname, "..");
 let dir = "";
@@ -70,6 +71,7 @@ function replay(text: string): Replay {
     clearTimeout() {},
     clearWatch() {},
     E: { CRC32: () => 0 },
+    atob: (b64: string) => Buffer.from(b64, "base64").toString("latin1"),
     require(name: string) {
       if (name === "Storage") return storage;
       r.other.push("require " + name);
@@ -89,16 +91,18 @@ describe("upload --dry-run", () => {
     expect(run.stdout).toMatch(/dry run: wrote .*upload\.js/);
   });
 
-  it("sends the bundle byte for byte into Storage .bootcde", () => {
+  it("sends the bundle, pretokenised, byte for byte into Storage .bootcde, in lines of ASCII", () => {
     const r = replay(sent);
     expect(bundle.length).toBeGreaterThan(1000);
     expect(Object.keys(r.files)).toEqual([".bootcde"]);
-    expect(r.files[".bootcde"]).toBe(bundle);
+    expect(r.files[".bootcde"]).toBe(pretokenise(bundle));
+    // The token bytes travel as base64: nothing on the console line is above 0x7e.
+    expect(/^[\x00-\x7e]*$/.test(sent)).toBe(true);
   });
 
   it("creates the file once at its full size, then appends", () => {
     const r = replay(sent);
-    expect(r.writes[0]).toEqual({ name: ".bootcde", offset: 0, size: bundle.length });
+    expect(r.writes[0]).toEqual({ name: ".bootcde", offset: 0, size: pretokenise(bundle).length });
     for (const w of r.writes.slice(1)) expect(w.size).toBeUndefined();
   });
 

@@ -21,6 +21,7 @@ import { hexToBytes } from "../src/core/hex";
 import { loadWorld } from "../src/save/codec";
 import { nameToString } from "../src/core/name";
 import { functionForm } from "../src/boards/bundleForm";
+import { pretokenise } from "../src/boards/pretokenise";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
 const MINIMAL_HEX = readFileSync(golden("valid-minimal.hex"), "utf8").trim();
@@ -120,8 +121,9 @@ describe("web device tab", () => {
     expect(await openStep(page)).toBe("pet");
     expect(await page.getAttribute("#dev-progress", "value")).toBe("100");
     const state = await fake(page);
-    expect(state.files[".bootcde"]).toBe(esp32Bundle);
-    expect(state.writes).toBe(Math.ceil(esp32Bundle.length / 1024));
+    // What the upload sends: the bundle pretokenised (src/boards/pretokenise.ts).
+    expect(state.files[".bootcde"]).toBe(pretokenise(esp32Bundle));
+    expect(state.writes).toBe(Math.ceil(pretokenise(esp32Bundle).length / 1024));
     expect(state.loads).toBe(1);
     // The backup before the upload read what the slot log reads, one sector per request.
     const pulls = (log: string[]): string[] => log.filter((l) => l.includes("PETPULL BEGIN"));
@@ -268,7 +270,7 @@ describe("web device tab", () => {
     await page.click("#dev-upload");
     await page.waitForSelector("#dev-info[data-upload=failed]");
     const text = await info(page);
-    expect(text).toContain("Upload stopped at byte 3072 of " + esp32Bundle.length);
+    expect(text).toContain("Upload stopped at byte 3072 of " + pretokenise(esp32Bundle).length);
     expect(text).toContain("save is untouched");
     const state = await fake(page);
     expect(state.loads).toBe(0);

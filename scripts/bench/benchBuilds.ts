@@ -9,10 +9,11 @@ import { join } from "node:path";
 import { buildFirmware, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
 import { errorText, type Figures } from "./benchTables";
+import { pretokenise } from "../../src/boards/pretokenise";
 
 const HERE = join(ROOT, "scripts", "bench");
 
-/** The bundle of `entry` (default: the firmware's) for the profile `board`, Espruino-safe or an error. */
+/** The bundle of `entry` (default: the firmware's) for the profile `board`, Espruino-safe or an error (as built: the chip's session puts it in its form, bundleForm.ts). */
 export async function checkedBundle(entry: string | undefined, board: string, defines?: Record<string, unknown>): Promise<string> {
   const built = await buildFirmware({ board, outFile: null, entry, ...(defines ? { defines } : {}) });
   const findings = checkBundle(built.code);
@@ -32,7 +33,7 @@ function withEsp32Hardware(linux: Record<string, unknown>): Record<string, unkno
   return copy;
 }
 
-/** What the Linux interpreter's session runs; the optional ones are null when they did not build (figures say why). */
+/** What the Linux interpreter's session runs, each as the upload sends it to that Espruino (the block form, pretokenised); the optional ones are null when they did not build (figures say why). */
 export interface LinuxBuilds {
   firmware: string;
   probe: string | null;
@@ -49,13 +50,13 @@ export interface LinuxBuilds {
 export async function linuxBuilds(boardFile: string, board: Record<string, unknown>, work: string, figures: Figures): Promise<LinuxBuilds> {
   const optional = async (entry: string | undefined, key: string, profile: string, defines?: Record<string, unknown>): Promise<string | null> => {
     try {
-      return await checkedBundle(entry === undefined ? undefined : join(HERE, entry), profile, defines);
+      return pretokenise(await checkedBundle(entry === undefined ? undefined : join(HERE, entry), profile, defines));
     } catch (e) {
       figures[key] = { skipped: errorText(e).split("\n")[0] };
       return null;
     }
   };
-  const firmware = await checkedBundle(undefined, boardFile);
+  const firmware = pretokenise(await checkedBundle(undefined, boardFile));
   const probe = await optional("firmware-probe.ts", "probeBuild", boardFile);
   // The Linux profile has no panel, button or LED, so its bundle carries none of their code
   // (scripts/lib/build.js, buildDefines). The ticks (redraws) and a second boot figure use it with
@@ -71,6 +72,6 @@ export async function linuxBuilds(boardFile: string, board: Record<string, unkno
   // helpers off, and the difference took their cost for the check's.
   const noRegionCheck = await optional(undefined, "noRegionCheckBuild", boardFile, { BOARD_CHECKS_REGION: false });
   const esp32Like = await optional(undefined, "esp32LikeBuild", esp32LikeBoard);
-  if (esp32Like !== null) figures.esp32LikeBundleBytes = Buffer.byteLength(esp32Like, "utf8");
+  if (esp32Like !== null) figures.esp32LikeBundleBytes = esp32Like.length;
   return { firmware, probe, ticks, noRegionCheck, esp32Like };
 }

@@ -11,6 +11,8 @@ import { ROOT } from "../lib/build.js";
 import { interpreterIdentity, interpreterProfile, openConsole, releaseTelnetPort, startEspruino, type EspruinoConsole, type EspruinoProcess } from "../../src/host/node/interpreter/espruinoLinux";
 import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
 import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
+import { storageBytes } from "../../src/boards/consoleProtocol";
+import { pretokenise } from "../../src/boards/pretokenise";
 import { linuxBuilds, type LinuxBuilds } from "./benchBuilds";
 import { OPS, PRIMS, errorText, ratioTo, round, skipped, type Figures } from "./benchTables";
 
@@ -50,13 +52,13 @@ export interface Session {
   scratch: BenchConfig;
 }
 
-/** Writes `text` (ASCII) to Storage file `name` in chunks, as the uploader does. */
+/** Writes `text` (one byte a character) to Storage file `name` in chunks, as the uploader does. */
 async function writeStorageFile(con: EspruinoConsole, name: string, text: string): Promise<void> {
   const CHUNK = 512;
   const n = JSON.stringify(name);
   if (text.length === 0) throw new Error("empty Storage file " + name);
   for (let at = 0; at < text.length; at += CHUNK) {
-    const chunk = JSON.stringify(text.slice(at, at + CHUNK));
+    const chunk = storageBytes(text.slice(at, at + CHUNK));
     const ok = await con.evaluate("require(\"Storage\").write(" + n + "," + chunk + "," + at + "," + text.length + ")", 30_000);
     if (ok !== true) throw new Error("Storage.write of " + name + " at " + at + " answered " + JSON.stringify(ok));
   }
@@ -198,7 +200,8 @@ async function prepareBench(proc: EspruinoProcess, b: LinuxBuilds, board: Device
   figures.linuxJsVarsAfterBoot = memory.usage;
   figures.linuxJsVarsTotal = memory.total;
   const files: [string, string][] = [
-    ["floor.js", readFileSync(join(ROOT, "src", "host", "node", "boardCheck", "floor.js"), "utf8")],
+    // Sent as the firmware is, pretokenised (src/boards/pretokenise.ts): like with like.
+    ["floor.js", pretokenise(readFileSync(join(ROOT, "src", "host", "node", "boardCheck", "floor.js"), "utf8"))],
     ["prims.js", readFileSync(join(HERE, "espruino", "prims.js"), "utf8")],
   ];
   if (b.probe !== null) files.push(["probe.js", b.probe]);
@@ -226,7 +229,7 @@ export async function session(binary: string, work: string, withCopies: boolean)
   const b = await linuxBuilds(boardFile, board as unknown as Record<string, unknown>, work, figures);
   const dir = join(work, "live");
   mkdirSync(dir);
-  figures.linuxBundleBytes = Buffer.byteLength(b.firmware, "utf8");
+  figures.linuxBundleBytes = b.firmware.length;
   const proc = await startEspruino(binary, dir);
   try {
     let con = await prepareBench(proc, b, board, scratch, figures);

@@ -37,11 +37,16 @@
  * a subarray in the bundle). The prelude stays as a safety net: a subarray that slipped in would run,
  * slowly, instead of stopping the pet at its first restore.
  *
+ * Either form is sent pretokenised (pretokenise.ts, ADR 0009): keywords and operators as the bytes
+ * Espruino's lexer reads them as. The function form's head stays text; its body is pretokenised
+ * before the comment is checked and LENGTH taken, so both count the bytes Storage holds.
+ *
  * Host-neutral and free of parsers: the page does this in the browser, the upload in Node, on the
  * block that scripts/lib/outerBlock.js writes (`{let ...;...}`), by taking the braces off.
  */
 import { versionAtLeast, versionParts } from "./boardFit";
 import { BOOT_FILE } from "./consoleProtocol";
+import { pretokenise } from "./pretokenise";
 
 /** The first Espruino that scopes `let` to its block, and so runs the block form. */
 export const BLOCK_SCOPE_SINCE = "2v14";
@@ -67,15 +72,16 @@ export function bundleFormFor(version: string): BundleForm {
 const MODULE = "petfw";
 
 /**
- * The function form of a block-form bundle: `{BODY}` becomes the head, then `PRELUDE BODY` in a
- * comment (see above); the head reads the body from `storageFile`, where the form must be written.
+ * The function form of a block-form bundle: `{BODY}` becomes the head, then `PRELUDE BODY`,
+ * pretokenised, in a comment (see above); the head reads the body from `storageFile`, where the form
+ * must be written.
  * Throws for text that is not one outer block, and for a body that holds the characters that would
  * end the comment early.
  */
 export function functionForm(blockBundle: string, storageFile: string = BOOT_FILE): string {
   const text = blockBundle.replace(/\s+$/, "");
   if (!text.startsWith("{let ") || !text.endsWith("}")) throw new Error("the firmware bundle is not one outer block of lets, so it has no function form");
-  const body = FUNCTION_FORM_PRELUDE + text.slice(1, -1);
+  const body = pretokenise(FUNCTION_FORM_PRELUDE + text.slice(1, -1));
   if (body.indexOf("*/") >= 0) throw new Error("the firmware bundle holds */ at character " + body.indexOf("*/") + ", which would end the function form's comment early");
   const file = JSON.stringify(storageFile);
   const head =
@@ -84,8 +90,8 @@ export function functionForm(blockBundle: string, storageFile: string = BOOT_FIL
   return head + "\n/*" + body + "\n*/\n";
 }
 
-/** The bundle a board reporting `version` runs: the block form as built, or its function form (read from `storageFile`). */
+/** The bundle a board reporting `version` runs, as Storage receives it: the block form, or its function form (read from `storageFile`), pretokenised. */
 export function bundleForVersion(blockBundle: string, version: string, storageFile: string = BOOT_FILE): { form: BundleForm; code: string } {
   const form = bundleFormFor(version);
-  return { form, code: form === "block" ? blockBundle : functionForm(blockBundle, storageFile) };
+  return { form, code: form === "block" ? pretokenise(blockBundle) : functionForm(blockBundle, storageFile) };
 }

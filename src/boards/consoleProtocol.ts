@@ -21,7 +21,8 @@
  * Storage took it) before it sends the next: a console without flow control (an ESP32's UART, which
  * Espruino does not pace with XON/XOFF) never has its input buffer overrun, whatever the line's speed
  * and however long the board takes over a piece. Before the load the file's CRC-32 on the board is
- * compared with the bundle's. The bundle sent is the form the board's version runs (bundleForm.ts).
+ * compared with the bundle's. The bundle sent is the form the board's version runs (bundleForm.ts),
+ * pretokenised, so its pieces travel as base64 (storageBytes).
  */
 import { crc32Bitwise } from "../save/crc32";
 import type { BoardProfile, DeviceBoardProfile, FlashRange } from "./boardProfile";
@@ -184,11 +185,21 @@ export function pieceBytes(freeVars: number | null): number {
   return Math.max(CHUNK_BYTES, Math.min(MAX_PIECE_BYTES, fits));
 }
 
+/**
+ * An Espruino expression for the bytes of `text` (one byte a character, codes below 256): the string
+ * as JSON when it is all ASCII, else `atob` of its base64. A pretokenised bundle holds bytes of 128
+ * and up, which a console line cannot carry as they are (the page's and Node's serial links send
+ * UTF-8); as base64 they cost a third more on the wire, where `\xNN` would cost three times a token.
+ */
+export function storageBytes(text: string): string {
+  return /^[\x00-\x7e]*$/.test(text) ? JSON.stringify(text) : 'atob("' + btoa(text) + '")';
+}
+
 /** The upload as command lines of `piece` bytes of the bundle each, each with the offset it acknowledges. */
 export function uploadCommands(code: string, piece = CHUNK_BYTES): { line: string; offset: number; end: number }[] {
   const out: { line: string; offset: number; end: number }[] = [];
   for (let i = 0; i < code.length; i += piece) {
-    const text = JSON.stringify(code.substr(i, piece));
+    const text = storageBytes(code.substr(i, piece));
     const write = 'require("Storage").write("' + BOOT_FILE + '",' + text + "," + i + (i === 0 ? "," + code.length : "") + ")";
     out.push({ line: command("print('#pet-ack " + i + " '+" + write + ")"), offset: i, end: Math.min(code.length, i + piece) });
   }
@@ -204,7 +215,7 @@ export function crcCommand(): string {
   return command("print('#pet-crc '+E.CRC32(require(\"Storage\").read(\"" + BOOT_FILE + "\")))");
 }
 
-/** The CRC-32 the board's E.CRC32 gives for the bundle's bytes (the bundle is ASCII: one byte a character). */
+/** The CRC-32 the board's E.CRC32 gives for the bundle's bytes (one byte a character: ASCII and token bytes). */
 export function bundleCrc(code: string): number {
   const bytes = new Uint8Array(code.length);
   for (let i = 0; i < code.length; i++) bytes[i] = code.charCodeAt(i) & 0xff;

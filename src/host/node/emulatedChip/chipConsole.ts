@@ -14,6 +14,7 @@
  */
 import { ConsoleError, type BoardConsole } from "../serial/boardConsole";
 import { crc32Bitwise } from "../../../save/crc32";
+import { storageBytes } from "../../../boards/consoleProtocol";
 import { readInsns } from "./qemuChip";
 
 /** The ROM's gpio_input_get: executing it opens the counting window (run.sh's start=). */
@@ -84,7 +85,7 @@ export async function writeStorageFileOnChip(con: BoardConsole, name: string, te
   let got = -1;
   for (let round = 1; round <= FILE_TRIES && got !== want; round++) {
     for (let at = 0; at < text.length; at += PIECE) {
-      const piece = JSON.stringify(text.slice(at, at + PIECE));
+      const piece = storageBytes(text.slice(at, at + PIECE));
       await retried(con, 'require("Storage").write(' + n + "," + piece + "," + at + (at === 0 ? "," + text.length : "") + ")", name + " at " + at);
     }
     got = await storageFileCrc(con, name);
