@@ -1,26 +1,20 @@
 /**
- * The function form (src/boards/bundleForm.ts), what an Espruino before 2v14 gets: a short head that
- * evaluates the body as a module, the body after it in a comment. The head must find exactly the
- * body, wherever the head itself starts in the file it reads; a body that would close the comment
- * early is refused; and on Espruino the form must boot the pet from Storage with none of the
- * bundle's names among the globals and no module left behind.
+ * The function form (src/boards/bundleForm.ts), what an Espruino before 2v14 gets: the body in a
+ * Storage file of its own and a short `.bootcde` head that evaluates it as a module. The body must be
+ * exactly the prelude and the block's body, pretokenised; the head must name the body's file, stay
+ * plain text and never change with the firmware; and on Espruino the form must boot the pet from
+ * Storage with none of the bundle's names among the globals and no module left behind, and a head
+ * without its body must say so instead of failing somewhere inside.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
-import { FUNCTION_FORM_PRELUDE, bundleForVersion, functionForm } from "../src/boards/bundleForm";
-import { storageBytes } from "../src/boards/consoleProtocol";
+import { BODY_FILE, FUNCTION_FORM_PRELUDE, bundleForVersion, functionForm, sentBytes } from "../src/boards/bundleForm";
+import { BOOT_FILE, storageBytes } from "../src/boards/consoleProtocol";
 import { pretokenise, untokenise } from "../src/boards/pretokenise";
 import { ESPRUINO, runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile } from "./espruino-interpreter";
-
-/** What the head computes, in Node: the text from the first newline + "/*" on, as long as it says. */
-function bodyTheHeadReads(file: string): string {
-  const length = Number(/,(\d+)\)\)\}\)\(\);/.exec(file)![1]);
-  const at = file.indexOf("\n/*") + 3;
-  return file.slice(at, at + length);
-}
 
 describe("the function form", () => {
   let block = "";
@@ -28,33 +22,39 @@ describe("the function form", () => {
     block = (await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null })).code;
   });
 
-  it("is what an Espruino before 2v14 gets, and its head reads exactly the prelude and the block's body, pretokenised", () => {
+  it("is what an Espruino before 2v14 gets: the prelude and the block's body, pretokenised, in its own file, then the head in .bootcde", () => {
     const form = bundleForVersion(block, "2v06.63");
     expect(form.form).toBe("function");
-    expect(bundleForVersion(block, "2v14").form).toBe("block");
-    expect(bundleForVersion(block, "2v14").code).toBe(pretokenise(block));
+    expect(form.files.map((f) => f.name)).toEqual([BODY_FILE, BOOT_FILE]);
     const body = FUNCTION_FORM_PRELUDE + block.replace(/\s+$/, "").slice(1, -1);
-    expect(bodyTheHeadReads(form.code)).toBe(pretokenise(body));
-    // The head itself is plain text: it is read once, and must stay readable in a listing.
-    expect(/[\x80-\xff]/.test(form.code.slice(0, form.code.indexOf("\n/*")))).toBe(false);
-    expect(untokenise(bodyTheHeadReads(form.code)).length).toBeGreaterThan(bodyTheHeadReads(form.code).length);
-    // The comment that carries the body closes once, at its end.
-    expect(form.code.indexOf("*/")).toBe(form.code.length - 3);
+    expect(form.files[0]!.code).toBe(pretokenise(body));
+    expect(untokenise(form.files[0]!.code).length).toBeGreaterThan(form.files[0]!.code.length);
+    // The head is plain text (read once, and readable in a listing), short, and names the body's file.
+    const head = form.files[1]!.code;
+    expect(/[\x80-\xff]/.test(head)).toBe(false);
+    expect(head.length).toBeLessThan(300);
+    expect(head).toContain('require("Storage").read("' + BODY_FILE + '")');
+    expect(sentBytes(form.files)).toBe(form.files[0]!.code.length + head.length);
+    const blockForm = bundleForVersion(block, "2v14");
+    expect(blockForm.form).toBe("block");
+    expect(blockForm.files).toEqual([{ name: BOOT_FILE, code: pretokenise(block) }]);
   });
 
-  it("finds the body the same when a line comes before the head (the bench's marker)", () => {
-    const code = functionForm(block);
-    expect(bodyTheHeadReads('E.nativeCall(1073781640,"void()")();\n' + code)).toBe(bodyTheHeadReads(code));
+  it("has a head that is the same for every firmware, so an upload cut after the body leaves a head that runs the new body", () => {
+    const other = functionForm("{let a=1;print(a)}");
+    expect(other.head).toBe(functionForm(block).head);
+    expect(other.body.code).not.toBe(functionForm(block).body.code);
   });
 
-  it("reads itself from .bootcde, or from the Storage file it is told it is written to", () => {
-    expect(functionForm(block)).toContain('s.read(".bootcde",s.read(".bootcde")');
-    expect(functionForm(block, "probe.js")).toContain('s.read("probe.js",s.read("probe.js")');
-    expect(bundleForVersion(block, "2v06.63", "probe.js").code).toBe(functionForm(block, "probe.js"));
+  it("reads its body from the file it is told (the bench's probe keeps one beside the firmware's)", () => {
+    const probe = bundleForVersion(block, "2v06.63", "probe.js", "probefw");
+    expect(probe.files.map((f) => f.name)).toEqual(["probefw", "probe.js"]);
+    expect(probe.files[1]!.code).toContain('require("Storage").read("probefw")');
+    // Storage on 2v06 takes names of 8 characters at most.
+    expect(BODY_FILE.length).toBeLessThanOrEqual(8);
   });
 
-  it("refuses a body that would end the comment early, and a bundle that is no block", () => {
-    expect(() => functionForm('{let a="*/";a}')).toThrow(/holds \*\/ at character/);
+  it("refuses a bundle that is no block", () => {
     expect(() => functionForm("!function(){}();")).toThrow(/not one outer block/);
   });
 });
@@ -82,9 +82,10 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
 
   it("boots the pet from .bootcde, its names out of the global scope and no module left", async () => {
     const profile = await loadInterpreterProfile();
-    const code = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
-    const wrote = await runEspruinoCode('print("#wrote "+require("Storage").write(".bootcde",' + storageBytes(code) + "))", dir);
-    expect(wrote).toContain("#wrote true");
+    const form = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
+    const write = (name: string, code: string): string => 'print("#wrote "+require("Storage").write(' + JSON.stringify(name) + "," + storageBytes(code) + "));";
+    const wrote = await runEspruinoCode(write(form.body.name, form.body.code) + write(BOOT_FILE, form.head), dir);
+    expect(wrote.match(/#wrote true/g)).toHaveLength(2);
     // Code given with -e runs before the boot runs .bootcde: the checks wait for the first timer.
     const out = await runEspruinoCode(
       'setTimeout(function(){print("#pet "+typeof pet+" "+typeof pet.status());' +
@@ -95,5 +96,13 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
     expect(out).toContain("#pet object object");
     expect(out).toContain("#names #");
     expect(out).toContain("#petfw -1");
+  });
+
+  it("says so when the body's file is missing, and starts nothing", async () => {
+    const gone = await runEspruinoCode('require("Storage").erase(' + JSON.stringify(BODY_FILE) + ');print("#erased")', dir);
+    expect(gone).toContain("#erased");
+    const out = await runEspruinoCode('setTimeout(function(){print("#pet "+typeof pet)},0)', dir);
+    expect(out).toContain("pet: Storage has no " + BODY_FILE + ", the firmware's body: upload the pet again");
+    expect(out).toContain("#pet undefined");
   });
 });

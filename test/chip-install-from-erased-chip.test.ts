@@ -206,7 +206,9 @@ describe("Espruino installed on an erased ESP32 as a person does it", () => {
     // Saving again and again; the power is cut at a random moment after a few confirmed saves.
     con = await chipConsole(bridge.chip as Chip);
     expect(await evaluate<Status>(con, "pet.status()")).toMatchObject({ name: "Kiwi", storage: "ok" });
-    expect(await evaluate(con, 'require("Storage").read(".bootcde").substr(0,12)')).toBe("(function(){"); // the function form
+    // The function form: a head in .bootcde, the body in a file of its own.
+    expect(await evaluate(con, 'require("Storage").read(".bootcde").substr(0,13)')).toBe("(function(b){");
+    expect(await evaluate(con, 'require("Storage").read("petfw.js").length')).toBeGreaterThan(20_000);
     expect(await evaluate(con, "(function(){setInterval(function(){pet.interact();var s=pet.save();print('#cut '+s+' '+pet.status().updateCount)},20);return 1})()")).toBe(1);
     const saves = (): string[] => (con as BoardConsole).lines.map((l) => /#cut ([a-z-]+ \d+)$/.exec(l)).flatMap((m) => (m ? ["#cut " + m[1]] : []));
     const t2 = Date.now();

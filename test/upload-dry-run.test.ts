@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
-import { functionForm } from "../src/boards/bundleForm";
+import { BODY_FILE, functionForm } from "../src/boards/bundleForm";
 import { pretokenise } from "../src/boards/pretokenise";
 
 const ROOT = join(__dirname, "..");
@@ -129,7 +129,16 @@ describe("upload --dry-run", () => {
       );
     });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/in its function form/);
-    expect(replay(readFileSync(out, "latin1")).files[".bootcde"]).toBe(functionForm(bundle));
+    expect(r.stdout).toMatch(/in its function form into Storage petfw\.js and \.bootcde/);
+    const text = readFileSync(out, "latin1");
+    const written = replay(text);
+    const form = functionForm(bundle);
+    expect(Object.keys(written.files)).toEqual([BODY_FILE, ".bootcde"]);
+    expect(written.files[BODY_FILE]).toBe(form.body.code);
+    expect(written.files[".bootcde"]).toBe(form.head);
+    // The body goes first, so that a cut between the two leaves the old head; each file's CRC is asked before the load.
+    expect(text.indexOf('write("' + BODY_FILE + '"')).toBeLessThan(text.indexOf('write(".bootcde"'));
+    expect(text.indexOf('read("' + BODY_FILE + '")))')).toBeGreaterThan(text.lastIndexOf("Storage\").write"));
+    expect(text.indexOf('read(".bootcde")))')).toBeLessThan(text.indexOf('load(".bootcde")'));
   });
 });

@@ -93,7 +93,7 @@ describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build 
   });
 
   it("uploads the bundle in acknowledged pieces whose CRC on the board matches, and load() starts the pet", async () => {
-    const steps = P.uploadCommands(code);
+    const steps = P.uploadCommands([{ name: P.BOOT_FILE, code }]);
     for (const s of steps) {
       const ack = await ask(s.line, (l) => {
         const a = P.parseAck(l);

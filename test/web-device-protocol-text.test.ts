@@ -29,7 +29,7 @@ describe("device protocol text", () => {
 
   it("cuts the bundle into 1 KiB Storage.write pieces that cover it exactly, the first giving the total size", () => {
     const code = "x".repeat(2500) + '"\\\n\u0001';
-    const steps = P.uploadCommands(code);
+    const steps = P.uploadCommands([{ name: ".bootcde", code }]);
     expect(steps.map((s) => s.offset)).toEqual([0, 1024, 2048]);
     let rebuilt = "";
     steps.forEach((s, k) => {
@@ -52,13 +52,24 @@ describe("device protocol text", () => {
     expect(P.parseQuiet("#pet-quiet")).toEqual({ free: null });
     expect(P.parseQuiet("print('#pet-quiet '+process.memory().free)")).toBeNull();
     const code = "y".repeat(9000);
-    const steps = P.uploadCommands(code, P.pieceBytes(18167));
+    const steps = P.uploadCommands([{ name: ".bootcde", code }], P.pieceBytes(18167));
     expect(steps.map((s) => [s.offset, s.end])).toEqual([[0, 4096], [4096, 8192], [8192, 9000]]);
     expect(steps.map((s) => JSON.parse(/,(".*"),\d+(?:,\d+)?\)\)\n$/.exec(s.line)![1] as string)).join("")).toBe(code);
   });
 
+  it("writes a bundle of several files one after the other, each from its own offset 0, acknowledged at positions of the whole upload", () => {
+    const files = [{ name: "petfw.js", code: "b".repeat(1500) }, { name: ".bootcde", code: "h".repeat(30) }];
+    const steps = P.uploadCommands(files);
+    expect(steps.map((s) => [s.offset, s.end])).toEqual([[0, 1024], [1024, 1500], [1500, 1530]]);
+    const writes = steps.map((s) => /\.write\(("[^"]*"),(".*"),(\d+)(?:,(\d+))?\)\)\n$/.exec(s.line)!);
+    expect(writes.map((m) => [JSON.parse(m[1]!), Number(m[3]), m[4]])).toEqual([["petfw.js", 0, "1500"], ["petfw.js", 1024, undefined], [".bootcde", 0, "30"]]);
+    expect(steps.map((s) => P.parseAck("#pet-ack " + s.offset + " true")!.offset)).toEqual([0, 1024, 1500]);
+    expect(P.crcCommand("petfw.js")).toContain('read("petfw.js")');
+    expect(P.crcCommand()).toContain('read(".bootcde")');
+  });
+
   it("never reads a command's own echo as its answer", () => {
-    const commands = [P.identifyCommand({ address: 0x310000, size: 0x10000 }), P.crcCommand(), P.statusCommand(), P.petCallCommand("rename", ['x" #pet-r "ok']), ...P.uploadCommands("abc").map((s) => s.line)];
+    const commands = [P.identifyCommand({ address: 0x310000, size: 0x10000 }), P.crcCommand(), P.statusCommand(), P.petCallCommand("rename", ['x" #pet-r "ok']), ...P.uploadCommands([{ name: ".bootcde", code: "abc" }]).map((s) => s.line)];
     for (const c of commands) {
       for (const line of c.split("\n")) {
         const echoed = line.replace(/[\x03\x10]/g, "");

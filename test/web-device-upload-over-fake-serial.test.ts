@@ -20,7 +20,7 @@ import { cleanImage, tornImage } from "./region-tools-fixtures";
 import { hexToBytes } from "../src/core/hex";
 import { loadWorld } from "../src/save/codec";
 import { nameToString } from "../src/core/name";
-import { functionForm } from "../src/boards/bundleForm";
+import { BODY_FILE, functionForm } from "../src/boards/bundleForm";
 import { pretokenise } from "../src/boards/pretokenise";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
@@ -256,8 +256,11 @@ describe("web device tab", () => {
     await page.click("#dev-upload");
     await page.waitForSelector("#dev-info[data-upload=done]");
     const state = await fake(page);
-    expect(state.files[".bootcde"]).toBe(functionForm(esp32Bundle));
-    expect(state.files[".bootcde"]!.startsWith("(function(){")).toBe(true);
+    const form = functionForm(esp32Bundle);
+    expect(state.files[BODY_FILE]).toBe(form.body.code);
+    expect(state.files[".bootcde"]).toBe(form.head);
+    expect(state.files[".bootcde"]!.startsWith("(function(b){")).toBe(true);
+    expect(state.writes).toBe(Math.ceil(form.body.code.length / 1024) + 1);
     expect(state.log.indexOf("(timers cleared)")).toBeGreaterThanOrEqual(0); // the pet paused before the first piece
     await page.close();
   });

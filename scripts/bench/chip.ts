@@ -7,8 +7,8 @@
  *
  * One chip on a fresh flash image, talked to over its console (chipSession.ts does the talking, and
  * switches the chip off and on again when the host starves it into a panic):
- * - boot: `.bootcde` is the firmware in the form the chip's Espruino runs (src/boards/bundleForm.ts),
- *   with a marker call before it and one after it, booted with load() BOOT_RUNS times after a first
+ * - boot: `.bootcde` is the firmware in the form the chip's Espruino runs (src/boards/bundleForm.ts:
+ *   on 2v06 a head that runs the body from its own file), with a marker call before it and one after it, booted with load() BOOT_RUNS times after a first
  *   boot that hatches the pet's first save (so every counted boot restores one); less the median of
  *   the same for a `.bootcde` of the two markers alone. JsVars after boot: process.memory().usage
  *   once the pet is there (the chip has no SSD1306: the boot finds no panel and keeps no frame buffer).
@@ -26,13 +26,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../lib/build.js";
 import { findKit, KitMissing } from "../../src/host/node/emulatedChip/qemuChip";
-import { bundleForVersion } from "../../src/boards/bundleForm";
+import { BODY_FILE, bundleForVersion, sentBytes, type StorageFile } from "../../src/boards/bundleForm";
 import { pretokenise } from "../../src/boards/pretokenise";
 import type { DeviceBoardProfile } from "../../src/boards/boardProfile";
 import { layoutForRegion, type RegionLayout } from "../../src/storage/regionLayout";
 import { checkedBundle } from "./benchBuilds";
 import { OPS, errorText, median, ratioTo, round, skipped, type Figures } from "./benchTables";
-import { openChipSession, PROBE_FILE, type ChipSession } from "./chipSession";
+import { openChipSession, PROBE_BODY_FILE, PROBE_FILE, type ChipSession } from "./chipSession";
 import { BOOT_FILE } from "../../src/boards/consoleProtocol";
 
 /** Counted boots of each .bootcde. */
@@ -60,23 +60,23 @@ function wanted(list: string, name: string): boolean {
 
 /** The three bundles the chip runs, each in the form its Espruino needs. */
 interface ChipBuilds {
-  firmware: string;
-  probe: string;
-  ticks: string;
+  firmware: StorageFile[];
+  probe: StorageFile[];
+  ticks: StorageFile[];
   form: string;
   petLayout: RegionLayout;
 }
 
 async function chipBuilds(version: string): Promise<ChipBuilds> {
-  // Each for the Storage file chipSession.ts writes it to: the function form's head reads itself from there.
-  const inForm = async (entry: string | undefined, file: string): Promise<{ form: string; code: string }> => bundleForVersion(await checkedBundle(entry, ESP32), version, file);
-  const firmware = await inForm(undefined, BOOT_FILE);
-  const probe = await inForm(join(HERE, "firmware-probe.ts"), PROBE_FILE);
-  const ticks = await inForm(join(HERE, "firmware-ticks.ts"), BOOT_FILE);
+  // Each for the Storage files chipSession.ts writes it to: the function form's head reads its body from the second.
+  const inForm = async (entry: string | undefined, file: string, body: string) => bundleForVersion(await checkedBundle(entry, ESP32), version, file, body);
+  const firmware = await inForm(undefined, BOOT_FILE, BODY_FILE);
+  const probe = await inForm(join(HERE, "firmware-probe.ts"), PROBE_FILE, PROBE_BODY_FILE);
+  const ticks = await inForm(join(HERE, "firmware-ticks.ts"), BOOT_FILE, BODY_FILE);
   const region = (JSON.parse(readFileSync(ESP32, "utf8")) as DeviceBoardProfile).petRegion;
   const layout = layoutForRegion(region);
   if (layout.layout === null) throw new Error("boards/esp32.json: " + layout.message);
-  return { firmware: firmware.code, probe: probe.code, ticks: ticks.code, form: firmware.form, petLayout: layout.layout };
+  return { firmware: firmware.files, probe: probe.files, ticks: ticks.files, form: firmware.form, petLayout: layout.layout };
 }
 
 /** Median, least, most and every run of some counts. */
@@ -86,7 +86,7 @@ function summary(runs: number[]): { instructions: number; min: number; max: numb
 
 /** The boot beyond an empty `.bootcde`, and JsVars after each. */
 async function bootFigures(s: ChipSession, b: ChipBuilds): Promise<Figures> {
-  const empty = await s.countBoots("", BOOT_RUNS, false);
+  const empty = await s.countBoots([{ name: BOOT_FILE, code: "" }], BOOT_RUNS, false);
   const firmware = await s.countBoots(b.firmware, BOOT_RUNS, true);
   return {
     bootInstructions: median(firmware.counts) - median(empty.counts),
@@ -157,7 +157,7 @@ async function measure(s: ChipSession, figures: Figures): Promise<void> {
   const b = await chipBuilds(s.version);
   s.setBundles(b);
   figures.form = b.form;
-  figures.bundleBytes = b.firmware.length;
+  figures.bundleBytes = sentBytes(b.firmware);
   const parts: [string, () => Promise<Figures>][] = [
     ["boot", () => bootFigures(s, b)],
     ["ops", () => opFigures(s)],

@@ -17,6 +17,7 @@ import { makeFlashImage, startChip, waitForPrompt, type Chip, type Kit } from ".
 import { countWindow, evaluateOnChip, markerCall, MARK_START_PC, MARK_STOP_PC, storageFileCrc, textCrc, writeStorageFileOnChip } from "../../src/host/node/emulatedChip/chipConsole";
 import { openBoardConsole, type BoardConsole } from "../../src/host/node/serial/boardConsole";
 import type { RegionLayout } from "../../src/storage/regionLayout";
+import type { StorageFile } from "../../src/boards/bundleForm";
 import { errorText } from "./benchTables";
 
 /** Scratch pages for the floor's saves: erased flash the chip reports free, away from the pet and Storage. */
@@ -26,8 +27,9 @@ const PAGE = 4096;
 const STORAGE_START = 0x320000;
 /** How long a boot from `.bootcde` may take. */
 const BOOT_MS = 60_000;
-/** The Storage file the probe is kept in beside the firmware (chip.ts builds it for this file). */
+/** The Storage file the probe is kept in beside the firmware (chip.ts builds it for this file), and its function form's body. */
 export const PROBE_FILE = "probe.js";
+export const PROBE_BODY_FILE = "probefw";
 /** Tries of one step, the chip powered off and on again between them. */
 const STEP_TRIES = 4;
 
@@ -37,19 +39,28 @@ export interface ChipSession {
   /** What the figures were measured on, in words. */
   measuredOn: string;
   /**
-   * `.bootcde` = marker, `code`, marker, booted once uncounted when `pet` (the first boot hatches the
-   * pet's first save), then `runs` times counted: the windows, JsVars after, the boot line.
+   * The bundle's `files` written, the last (`.bootcde`) as marker, its code, marker; booted once
+   * uncounted when `pet` (the first boot hatches the pet's first save), then `runs` times counted:
+   * the windows, JsVars after, the boot line.
    */
-  countBoots(code: string, runs: number, pet: boolean): Promise<{ counts: number[]; usage: number; bootLine: string }>;
+  countBoots(files: StorageFile[], runs: number, pet: boolean): Promise<{ counts: number[]; usage: number; bootLine: string }>;
   /** Counts one run of floor.js's benchMarked(name) `runs` times, beside the pet (`firmware` as `.bootcde`) with the probe and the floor. */
   countOp(name: string, runs: number): Promise<number[]>;
   /** The ticks of the tick entry, `runs` windows of `n` ticks. */
   countTicks(n: number, redraw: boolean, dry: boolean, runs: number, settle?: boolean): Promise<{ counts: number[]; did: unknown }>;
   /** What the ops and the ticks run: the firmware, the probe, the tick entry, the region's layout. */
-  setBundles(b: { firmware: string; probe: string; ticks: string; petLayout: RegionLayout }): void;
+  setBundles(b: Bundles): void;
   /** Times the chip was powered off and on again to take a step again (or to boot at all). */
   restarts(): number;
   close(): Promise<void>;
+}
+
+/** What the ops and the ticks run, each as the Storage files of its form (the last is `.bootcde`, or the probe's file). */
+interface Bundles {
+  firmware: StorageFile[];
+  probe: StorageFile[];
+  ticks: StorageFile[];
+  petLayout: RegionLayout;
 }
 
 /** The two marker functions, as arguments of a call typed on the chip. */
@@ -66,9 +77,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** `code` between the two markers: the window is its run from `.bootcde`. */
-function marked(code: string): string {
-  return markerCall(MARK_START_PC) + ";\n" + code + "\n;" + markerCall(MARK_STOP_PC) + ";";
+/** The bundle's files with the last one's code between the two markers: the window is its run from `.bootcde`. */
+function marked(files: StorageFile[]): StorageFile[] {
+  const run = files[files.length - 1]!;
+  return [...files.slice(0, -1), { name: run.name, code: markerCall(MARK_START_PC) + ";\n" + run.code + "\n;" + markerCall(MARK_STOP_PC) + ";" }];
 }
 
 /** Waits until the chip answers `expr` with true (load() restarts the interpreter: lines typed meanwhile may go unanswered). */
@@ -122,7 +134,7 @@ class Session implements ChipSession {
   private restartCount = 0;
   /** What is running on the chip now: the floor set up beside the pet, the tick entry, or neither. */
   private ready: "" | "ops" | "ticks" = "";
-  private bundles: { firmware: string; probe: string; ticks: string; petLayout: RegionLayout } | null = null;
+  private bundles: Bundles | null = null;
 
   constructor(
     private readonly chip: Chip,
@@ -132,7 +144,7 @@ class Session implements ChipSession {
     private readonly floor: string,
   ) {}
 
-  setBundles(b: { firmware: string; probe: string; ticks: string; petLayout: RegionLayout }): void {
+  setBundles(b: Bundles): void {
     this.bundles = b;
   }
 
@@ -175,19 +187,23 @@ class Session implements ChipSession {
     await until(this.con, waitFor, BOOT_MS);
   }
 
-  /** `.bootcde` = `code` (written only when it differs), and nothing running from the old one meanwhile. */
-  private async bootcde(code: string): Promise<boolean> {
-    if ((await storageFileCrc(this.con, ".bootcde")) === textCrc(code)) return false;
-    say("writing .bootcde (" + code.length + " bytes)");
-    await evaluateOnChip(this.con, QUIET);
-    await writeStorageFileOnChip(this.con, ".bootcde", code);
-    this.ready = "";
-    return true;
+  /** The bundle's files (`.bootcde` last), each written only when it differs, and nothing running from the old ones meanwhile. */
+  private async bootcde(files: StorageFile[]): Promise<boolean> {
+    let wrote = false;
+    for (const f of files) {
+      if ((await storageFileCrc(this.con, f.name)) === textCrc(f.code)) continue;
+      say("writing " + f.name + " (" + f.code.length + " bytes)");
+      if (!wrote) await evaluateOnChip(this.con, QUIET);
+      await writeStorageFileOnChip(this.con, f.name, f.code);
+      wrote = true;
+    }
+    if (wrote) this.ready = "";
+    return wrote;
   }
 
-  async countBoots(code: string, runs: number, pet: boolean): Promise<{ counts: number[]; usage: number; bootLine: string }> {
+  async countBoots(files: StorageFile[], runs: number, pet: boolean): Promise<{ counts: number[]; usage: number; bootLine: string }> {
     const ready = pet ? 'typeof pet=="object"' : "true";
-    const file = marked(code);
+    const file = marked(files);
     say("booting " + (pet ? "the firmware" : "an empty .bootcde") + " " + runs + " times");
     const counts: number[] = [];
     let first = pet;
@@ -215,7 +231,7 @@ class Session implements ChipSession {
     if (this.ready === "ops") return;
     const b = this.bundles!;
     await writeIfDifferent(this.con, "floor.js", this.floor);
-    await writeIfDifferent(this.con, PROBE_FILE, b.probe);
+    for (const f of b.probe) await writeIfDifferent(this.con, f.name, f.code);
     await this.bootcde(marked(b.firmware));
     await this.boot('typeof pet=="object"');
     await evaluateOnChip(this.con, "(function(){clearInterval();return 1})()");

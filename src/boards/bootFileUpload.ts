@@ -1,16 +1,16 @@
 /**
- * The upload itself: the running pet saved and stopped (quietCommand), the bundle into Storage
- * `.bootcde` in acknowledged pieces (as large as the free memory the board reported allows), then
- * the CRC check
- * (consoleProtocol.ts has the text), over whatever transport the host hands in as `exchange`: the
+ * The upload itself: the running pet saved and stopped (quietCommand), the bundle's Storage files
+ * (`.bootcde` last, bundleForm.ts) in acknowledged pieces (as large as the free memory the board
+ * reported allows), then each file's CRC checked (consoleProtocol.ts has the text), over whatever transport the host hands in as `exchange`: the
  * page's Web Serial link and the Node upload's serial or tcp console alike. It stops at the first
  * piece not acknowledged, or acknowledged `false`, and at a CRC that differs, and reports how far it
  * got; it never sends `load`, which is the caller's step once this has succeeded.
  */
 import * as P from "./consoleProtocol";
 import type { Exchange } from "./consoleProtocol";
+import type { StorageFile } from "./bundleForm";
 
-/** Thrown when the upload stops; `done` is how many bytes the board acknowledged. */
+/** Thrown when the upload stops; `done` is how many bytes (of all the files) the board acknowledged. */
 export class UploadStopped extends Error {
   constructor(readonly cause: unknown, readonly done: number) {
     super(cause instanceof Error ? cause.message : String(cause));
@@ -21,11 +21,12 @@ export class UploadStopped extends Error {
 /** How long a board may take over one piece when the caller does not say: a Storage.write that compacts takes seconds. */
 export const ACK_MS = 20000;
 
-export async function writeBootFile(code: string, exchange: Exchange, ackMs: number, progress: (done: number) => void): Promise<void> {
+/** Writes `files` in order and checks each one's CRC; `progress` hears the bytes acknowledged so far, of all of them. */
+export async function writeBootFile(files: StorageFile[], exchange: Exchange, ackMs: number, progress: (done: number) => void): Promise<void> {
   let done = 0;
   try {
     const quiet = await exchange(P.quietCommand(), P.parseQuiet, ackMs, "the pet's last save before the upload");
-    for (const s of P.uploadCommands(code, P.pieceBytes(quiet.free))) {
+    for (const s of P.uploadCommands(files, P.pieceBytes(quiet.free))) {
       const ack = await exchange(s.line, (l) => {
         const a = P.parseAck(l);
         return a !== null && a.offset === s.offset ? a : null;
@@ -34,9 +35,11 @@ export async function writeBootFile(code: string, exchange: Exchange, ackMs: num
       done = s.end;
       progress(done);
     }
-    const crc = await exchange(P.crcCommand(), P.parseCrc, ackMs, "CRC of " + P.BOOT_FILE);
-    const want = P.bundleCrc(code);
-    if (crc !== want) throw new Error(P.BOOT_FILE + " on the board does not match the firmware (CRC " + crc + ", expected " + want + ")");
+    for (const f of files) {
+      const crc = await exchange(P.crcCommand(f.name), P.parseCrc, ackMs, "CRC of " + f.name);
+      const want = P.bundleCrc(f.code);
+      if (crc !== want) throw new Error(f.name + " on the board does not match the firmware (CRC " + crc + ", expected " + want + ")");
+    }
   } catch (e) {
     throw new UploadStopped(e, done);
   }

@@ -10,24 +10,24 @@
  * in ../shared/esp32-qemu runs 2v06.63), so such a board gets the same bundle in a function form,
  * whose names live in a scope of their own as a function's do, on every version. It is not wrapped
  * in a function, though: the interpreter would read the whole text twice at every boot, once to find
- * the function's end and once to run it (what ADR 0006 removed for the block form). Instead a short
- * head evaluates the body as a module, which Espruino runs in a scope of its own
- * (`Modules.addCached` of the text, then `require`), and the body follows the head inside a comment,
- * which the interpreter passes over a character at a time without reading any of it as code (on the
- * emulated chip a fifth fewer instructions at boot than the wrapped function, the same JsVars after
- * it: CHANGELOG, issue 28):
+ * the function's end and once to run it (what ADR 0006 removed for the block form). Instead the
+ * form is two Storage files: the body, and a short `.bootcde` head that evaluates the body as a
+ * module, which Espruino runs in a scope of its own (`Modules.addCached` of the file's text, then
+ * `require`):
  *
- *     (function(){var s=require("Storage");Modules.addCached("petfw",s.read(".bootcde",
- *       s.read(".bootcde").indexOf("\n/*")+3,LENGTH))})();require("petfw");Modules.removeCached("petfw")
- *     /*PRELUDE BODY
- *     *\/
+ *     (function(b){if(!b)return print("...");Modules.addCached("petfw",b);require("petfw");
+ *       Modules.removeCached("petfw")})(require("Storage").read("petfw.js"))
  *
- * The head reads the Storage file the form is written to (`.bootcde` unless told: the bench keeps a
- * probe beside the firmware in a file of its own) and finds the body by the first newline followed
- * by the comment's opening in it, so a line put before the head (the bench's counting marker)
- * changes nothing; LENGTH stops the module's text at the body's end. The body must not hold the
- * characters that close a comment: functionForm refuses one that does. A short prelude first gives
- * the old interpreter what the bundle uses and it lacks.
+ * and petfw.js holds PRELUDE BODY. The body used to follow the head in a comment of `.bootcde`
+ * itself; the interpreter passed over it a character at a time at every boot, which on the emulated
+ * chip cost 1.1 M of the boot's 14.7 M instructions (CHANGELOG, issue 28). A file of its own is not
+ * read at all until the head asks for it. The body is written before the head, so an upload that
+ * stops between the two leaves the old head, which reads the new body; the head never changes
+ * between firmware versions, only the body's file does.
+ *
+ * A head whose body file is missing says so on the console and starts nothing (the files' names are
+ * at most 8 characters: Storage on 2v06 refuses longer ones). A short prelude first gives the old
+ * interpreter what the bundle uses and it lacks.
  *
  * What 2v06.63 lacks, found on the emulated chip (docs/board.md, "Espruino's own ESP32 firmware"):
  * `subarray` on typed arrays. Everything else the bundle calls is there. The prelude adds only what
@@ -38,8 +38,7 @@
  * slowly, instead of stopping the pet at its first restore.
  *
  * Either form is sent pretokenised (pretokenise.ts, ADR 0009): keywords and operators as the bytes
- * Espruino's lexer reads them as. The function form's head stays text; its body is pretokenised
- * before the comment is checked and LENGTH taken, so both count the bytes Storage holds.
+ * Espruino's lexer reads them as. The function form's head stays text, its body is pretokenised.
  *
  * Host-neutral and free of parsers: the page does this in the browser, the upload in Node, on the
  * block that scripts/lib/outerBlock.js writes (`{let ...;...}`), by taking the braces off.
@@ -71,27 +70,51 @@ export function bundleFormFor(version: string): BundleForm {
 /** The module name the head gives the body while it runs (it is removed again). */
 const MODULE = "petfw";
 
+/** The Storage file the function form's body is written to (read by the head in BOOT_FILE). */
+export const BODY_FILE = "petfw.js";
+
+/** One Storage file of a bundle as the board receives it. */
+export interface StorageFile {
+  name: string;
+  code: string;
+}
+
+/** A bundle as Storage receives it, in the order its files are written: the last is the one that runs. */
+export interface SentBundle {
+  form: BundleForm;
+  files: StorageFile[];
+}
+
+/** Bytes in all of a bundle's files. */
+export function sentBytes(files: StorageFile[]): number {
+  let n = 0;
+  for (const f of files) n += f.code.length;
+  return n;
+}
+
 /**
- * The function form of a block-form bundle: `{BODY}` becomes the head, then `PRELUDE BODY`,
- * pretokenised, in a comment (see above); the head reads the body from `storageFile`, where the form
- * must be written.
- * Throws for text that is not one outer block, and for a body that holds the characters that would
- * end the comment early.
+ * The function form of a block-form bundle: `{BODY}` becomes `PRELUDE BODY`, pretokenised, in
+ * Storage file `bodyFile`, and a head that runs it (see above), the head last: it is what runs.
+ * Throws for text that is not one outer block.
  */
-export function functionForm(blockBundle: string, storageFile: string = BOOT_FILE): string {
+export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE): { body: StorageFile; head: string } {
   const text = blockBundle.replace(/\s+$/, "");
   if (!text.startsWith("{let ") || !text.endsWith("}")) throw new Error("the firmware bundle is not one outer block of lets, so it has no function form");
   const body = pretokenise(FUNCTION_FORM_PRELUDE + text.slice(1, -1));
-  if (body.indexOf("*/") >= 0) throw new Error("the firmware bundle holds */ at character " + body.indexOf("*/") + ", which would end the function form's comment early");
-  const file = JSON.stringify(storageFile);
+  const file = JSON.stringify(bodyFile);
+  const missing = JSON.stringify("pet: Storage has no " + bodyFile + ", the firmware's body: upload the pet again");
   const head =
-    '(function(){var s=require("Storage");Modules.addCached("' + MODULE + '",s.read(' + file + ",s.read(" + file + ').indexOf("\\n/*")+3,' + body.length + "))})();" +
-    'require("' + MODULE + '");Modules.removeCached("' + MODULE + '")';
-  return head + "\n/*" + body + "\n*/\n";
+    "(function(b){if(!b)return print(" + missing + ');Modules.addCached("' + MODULE + '",b);require("' + MODULE + '");Modules.removeCached("' + MODULE + '")})(require("Storage").read(' + file + "))";
+  return { body: { name: bodyFile, code: body }, head };
 }
 
-/** The bundle a board reporting `version` runs, as Storage receives it: the block form, or its function form (read from `storageFile`), pretokenised. */
-export function bundleForVersion(blockBundle: string, version: string, storageFile: string = BOOT_FILE): { form: BundleForm; code: string } {
+/**
+ * The bundle a board reporting `version` runs, as Storage receives it: the block form in `runFile`,
+ * or its function form, its body in `bodyFile` and its head in `runFile`; pretokenised.
+ */
+export function bundleForVersion(blockBundle: string, version: string, runFile: string = BOOT_FILE, bodyFile: string = BODY_FILE): SentBundle {
   const form = bundleFormFor(version);
-  return { form, code: form === "block" ? pretokenise(blockBundle) : functionForm(blockBundle, storageFile) };
+  if (form === "block") return { form, files: [{ name: runFile, code: pretokenise(blockBundle) }] };
+  const f = functionForm(blockBundle, bodyFile);
+  return { form, files: [f.body, { name: runFile, code: f.head }] };
 }

@@ -14,13 +14,14 @@
  * `#pet-id` (boardFit.ts: what the board is), `#pet-quiet`, `#pet-ack`, `#pet-crc` (the upload),
  * `#pet-st` (pet.status()), `#pet-r` (a pet method's answer), `#pet-v<id>` (any expression's value).
  *
- * The upload (bootFileUpload.ts): the bundle in pieces of 1 to 4 KiB (as the board's free memory
- * allows, pieceBytes) through
- * `require("Storage").write(".bootcde", piece, offset[, total])`, then `load(".bootcde")`. Each piece
+ * The upload (bootFileUpload.ts): the bundle's Storage files (`.bootcde`, and before it the body of
+ * the function form, bundleForm.ts) in pieces of 1 to 4 KiB (as the board's free memory allows,
+ * pieceBytes) through `require("Storage").write(NAME, piece, offset[, total])`, then
+ * `load(".bootcde")`. Each piece
  * is wrapped in a print of Storage.write's result, so the sender knows each piece arrived (and that
  * Storage took it) before it sends the next: a console without flow control (an ESP32's UART, which
  * Espruino does not pace with XON/XOFF) never has its input buffer overrun, whatever the line's speed
- * and however long the board takes over a piece. Before the load the file's CRC-32 on the board is
+ * and however long the board takes over a piece. Before the load each file's CRC-32 on the board is
  * compared with the bundle's. The bundle sent is the form the board's version runs (bundleForm.ts),
  * pretokenised, so its pieces travel as base64 (storageBytes).
  */
@@ -195,13 +196,22 @@ export function storageBytes(text: string): string {
   return /^[\x00-\x7e]*$/.test(text) ? JSON.stringify(text) : 'atob("' + btoa(text) + '")';
 }
 
-/** The upload as command lines of `piece` bytes of the bundle each, each with the offset it acknowledges. */
-export function uploadCommands(code: string, piece = CHUNK_BYTES): { line: string; offset: number; end: number }[] {
+/**
+ * The upload as command lines of `piece` bytes each, file after file in the order given (a bundle's
+ * files, bundleForm.ts: the one that runs last). A piece's `offset` and `end` count bytes of the
+ * whole upload, so every acknowledgement (`#pet-ack OFFSET`) is told apart from every other.
+ */
+export function uploadCommands(files: readonly { name: string; code: string }[], piece = CHUNK_BYTES): { line: string; offset: number; end: number }[] {
   const out: { line: string; offset: number; end: number }[] = [];
-  for (let i = 0; i < code.length; i += piece) {
-    const text = storageBytes(code.substr(i, piece));
-    const write = 'require("Storage").write("' + BOOT_FILE + '",' + text + "," + i + (i === 0 ? "," + code.length : "") + ")";
-    out.push({ line: command("print('#pet-ack " + i + " '+" + write + ")"), offset: i, end: Math.min(code.length, i + piece) });
+  let before = 0;
+  for (const f of files) {
+    const code = f.code;
+    for (let i = 0; i < code.length; i += piece) {
+      const text = storageBytes(code.substr(i, piece));
+      const write = "require(\"Storage\").write(" + JSON.stringify(f.name) + "," + text + "," + i + (i === 0 ? "," + code.length : "") + ")";
+      out.push({ line: command("print('#pet-ack " + (before + i) + " '+" + write + ")"), offset: before + i, end: before + Math.min(code.length, i + piece) });
+    }
+    before += code.length;
   }
   return out;
 }
@@ -211,8 +221,9 @@ export function parseAck(line: string): { offset: number; ok: boolean } | null {
   return m ? { offset: Number(m[1]), ok: m[2] === "true" } : null;
 }
 
-export function crcCommand(): string {
-  return command("print('#pet-crc '+E.CRC32(require(\"Storage\").read(\"" + BOOT_FILE + "\")))");
+/** Asks for the CRC-32 of Storage file `name` (the upload checks each file it wrote). */
+export function crcCommand(name: string = BOOT_FILE): string {
+  return command("print('#pet-crc '+E.CRC32(require(\"Storage\").read(" + JSON.stringify(name) + ")))");
 }
 
 /** The CRC-32 the board's E.CRC32 gives for the bundle's bytes (one byte a character: ASCII and token bytes). */

@@ -1,7 +1,7 @@
 /**
  * Step 2, the upload of the pet firmware over the console, as one flow: keep a backup of the pet's
  * region first (asking whether to go on if it cannot be read: the upload itself never writes it),
- * write the bundle into Storage `.bootcde` in acknowledged pieces with its CRC checked (upload.ts),
+ * write the bundle's Storage files (`.bootcde` last) in acknowledged pieces with their CRCs checked (upload.ts),
  * `load` it, and wait up to BOOT_MS for the pet to answer. A cut or refused upload says at which byte
  * it stopped and never restarts the board.
  */
@@ -9,12 +9,14 @@ import * as P from "./protocol";
 import type { Exchange } from "./protocol";
 import { LinkError } from "./serialLink";
 import { UploadStopped, writeBootFile } from "./upload";
+import { sentBytes, type StorageFile } from "../../boards/bundleForm";
 
 const ACK_MS = 20000;
 const BOOT_MS = 30000;
 
 export interface UploadContext {
-  code: string;
+  /** The bundle's Storage files, in the form the board runs (bundleForm.ts). */
+  files: StorageFile[];
   exchange: Exchange;
   /** Runs `f` as the console's only conversation. */
   exclusive<T>(f: () => Promise<T>): Promise<T>;
@@ -33,7 +35,8 @@ export interface UploadContext {
 }
 
 export async function uploadPet(c: UploadContext): Promise<void> {
-  const { code, say } = c;
+  const { files, say } = c;
+  const bytes = sentBytes(files);
   let kept: string;
   try {
     say("Reading the pet's region to keep a backup before the upload…");
@@ -49,15 +52,15 @@ export async function uploadPet(c: UploadContext): Promise<void> {
     await c.exclusive(async () => {
       c.petGone();
       c.progress(0);
-      await writeBootFile(code, c.exchange, ACK_MS, (done) => c.progress(Math.round((100 * done) / code.length)));
-      say(kept + "\nUploaded " + code.length + " bytes; starting the pet…");
+      await writeBootFile(files, c.exchange, ACK_MS, (done) => c.progress(Math.round((100 * done) / bytes)));
+      say(kept + "\nUploaded " + bytes + " bytes; starting the pet…");
       await c.send(P.loadCommand());
     });
   } catch (e) {
     const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
     const cut =
-      "Upload stopped at byte " + stopped.done + " of " + code.length + ": " + stopped.message + ". The pet was saved and paused before the upload began; its save is untouched (it lives in its own flash region, which an upload " +
-      "never writes). Connect again and upload before resetting the board: its " + P.BOOT_FILE + " is incomplete.";
+      "Upload stopped at byte " + stopped.done + " of " + bytes + ": " + stopped.message + ". The pet was saved and paused before the upload began; its save is untouched (it lives in its own flash region, which an upload " +
+      "never writes). Connect again and upload before resetting the board: the firmware in its Storage is incomplete.";
     c.outcome("failed");
     if (stopped.cause instanceof LinkError && stopped.cause.kind === "lost") await c.lost(cut);
     else say(cut, true);

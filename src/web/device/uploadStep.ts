@@ -33,7 +33,7 @@ export function wireUploadStep(h: UploadStepHooks): { upload(): Promise<void>; e
     try {
       await uploadPet({
         // The form this board's Espruino runs: one before 2v14 gets the function form (src/boards/bundleForm.ts).
-        code: bundleForVersion(h.code, conn.version()).code,
+        files: bundleForVersion(h.code, conn.version()).files,
         exchange: conn.exchange,
         exclusive: conn.exclusive,
         send: conn.send,

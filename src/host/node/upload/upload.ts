@@ -36,7 +36,7 @@ import { formatPortList, listSerialPorts, PortError, resolveBoardPort } from "..
 import { cliSpawn, monitorArgs, writeUploaderBoard } from "./espruinoTool";
 import * as P from "../../../boards/consoleProtocol";
 import { ACK_MS, UploadStopped, writeBootFile } from "../../../boards/bootFileUpload";
-import { BLOCK_SCOPE_SINCE, bundleForVersion } from "../../../boards/bundleForm";
+import { BLOCK_SCOPE_SINCE, BODY_FILE, bundleForVersion, sentBytes, type StorageFile } from "../../../boards/bundleForm";
 
 const BOOT_FILE = P.BOOT_FILE;
 
@@ -69,7 +69,8 @@ profile does not fit, then builds the firmware for that profile and uploads it i
 ${BOOT_FILE}, which Espruino runs at every boot: the running pet saves and pauses, the bundle goes in
 pieces the board acknowledges one by one (so a console without flow control, such as an ESP32's
 UART, is never overrun), its CRC is checked, then it is loaded and the pet must answer. An Espruino
-before 2v14 gets the bundle in its function form. Only Storage is written: the pet's own flash
+before 2v14 gets the bundle in its function form (its body in Storage ${BODY_FILE}, a short
+${BOOT_FILE} that runs it). Only Storage is written: the pet's own flash
 region keeps the pet across uploads.
 
 options:
@@ -195,9 +196,9 @@ function ackMs(): number {
 /** How long the board has to answer pet.status() after the load (the emulated ESP32 boots the bundle in seconds). */
 const BOOT_MS = 30000;
 
-/** The whole text the upload types, in order (the dry run writes it): the shared protocol's lines for `code`. */
-export function uploadText(code: string): string {
-  return [P.quietCommand(), ...P.uploadCommands(code).map((s) => s.line), P.crcCommand(), P.loadCommand()].join("");
+/** The whole text the upload types, in order (the dry run writes it): the shared protocol's lines for the bundle's `files`. */
+export function uploadText(files: StorageFile[]): string {
+  return [P.quietCommand(), ...P.uploadCommands(files).map((s) => s.line), ...files.map((f) => P.crcCommand(f.name)), P.loadCommand()].join("");
 }
 
 /**
@@ -209,26 +210,27 @@ export function uploadText(code: string): string {
  */
 export async function sendBundle(port: string, code: string, version: string, say: (line: string) => void, { baud = P.BAUD, verbose = false } = {}): Promise<void> {
   const sent = bundleForVersion(code, version);
+  const bytes = sentBytes(sent.files);
   const con = await openBoardConsole(port, { baud });
   try {
     say(
       "uploading to " + port + (port.startsWith("tcp://") ? "" : " at " + baud + " baud") + " into Storage " + BOOT_FILE + " (runs at every boot)" +
-        (sent.form === "function" ? ", in the function form Espruino " + version + " needs (it has no block scope)" : "") + "...",
+        (sent.form === "function" ? ", in the function form Espruino " + version + " needs (it has no block scope: the body in " + BODY_FILE + ")" : "") + "...",
     );
     let told = 0;
     try {
-      await writeBootFile(sent.code, con.exchange, ackMs(), (done) => {
+      await writeBootFile(sent.files, con.exchange, ackMs(), (done) => {
         // One line per fifth, as a person wants to see it move.
-        const fifth = Math.floor((5 * done) / sent.code.length);
+        const fifth = Math.floor((5 * done) / bytes);
         if (fifth > told) {
           told = fifth;
-          say("  sent " + Math.round((100 * done) / sent.code.length) + "% (" + done + " of " + sent.code.length + " bytes)");
+          say("  sent " + Math.round((100 * done) / bytes) + "% (" + done + " of " + bytes + " bytes)");
         }
       });
     } catch (e) {
       const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
       throw new Error(
-        "the upload stopped at byte " + stopped.done + " of " + sent.code.length + " (" + stopped.message + "); the pet was saved and paused first and its region is untouched. Upload again before resetting the board: its " + BOOT_FILE + " is incomplete",
+        "the upload stopped at byte " + stopped.done + " of " + bytes + " (" + stopped.message + "); the pet was saved and paused first and its region is untouched. Upload again before resetting the board: the firmware in its Storage is incomplete",
       );
     }
     await con.send(P.loadCommand());
@@ -281,8 +283,8 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     const out = resolve(opts.out || join(packageRoot(), "dist", "upload.js"));
     const form = bundleForVersion(code, opts.forVersion || BLOCK_SCOPE_SINCE);
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, uploadText(form.code));
-    say("dry run: wrote " + shortPath(out) + " (what would be typed at the console: the pet saved and paused, the bundle" + (form.form === "function" ? " in its function form" : "") + " into Storage " + BOOT_FILE + " in acknowledged pieces, its CRC, then load(\"" + BOOT_FILE + "\"))");
+    writeFileSync(out, uploadText(form.files));
+    say("dry run: wrote " + shortPath(out) + " (what would be typed at the console: the pet saved and paused, the bundle" + (form.form === "function" ? " in its function form" : "") + " into Storage " + form.files.map((f) => f.name).join(" and ") + " in acknowledged pieces, their CRCs, then load(\"" + BOOT_FILE + "\"))");
     return;
   }
   await sendBundle(port, code, version, say, { baud: opts.baud, verbose: opts.verbose });
