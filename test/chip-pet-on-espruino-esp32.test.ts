@@ -30,7 +30,7 @@ describe("the pet on Espruino 2v06 in the emulated ESP32", () => {
   it("the upload identified the chip, sent the function form its Espruino needs, and the pet answered", () => {
     const out = inject("uploadOutput");
     expect(out).toMatch(/^Espruino 2v06\.63 on ESP32 at tcp:\/\/127\.0\.0\.1:\d+: fits boards\/esp32\.json \(pet region 0x310000, 65536 bytes/m);
-    expect(out).toContain("in the function form Espruino 2v06.63 needs (it has no block scope)");
+    expect(out).toContain("in the function form Espruino 2v06.63 needs (it has no block scope: the body in petfw.js)");
     expect(out).toMatch(/sent 100% \((\d+) of \1 bytes\)/);
     expect(out).toMatch(/the pet answers: Pip, updates \d+, storage ok/);
   });
