@@ -50,7 +50,7 @@ describe("the function form", () => {
     const probe = bundleForVersion(block, "2v06.63", "probe.js", "probefw");
     expect(probe.files.map((f) => f.name)).toEqual(["probefw", "probe.js"]);
     expect(probe.files[1]!.code).toContain('require("Storage").read("probefw")');
-    // Storage on 2v06 takes names of 8 characters at most.
+    // Names of 8 characters at most, as .bootcde: the emulated chip's 2v06 could not read back a file written under a 19-character name.
     expect(BODY_FILE.length).toBeLessThanOrEqual(8);
   });
 

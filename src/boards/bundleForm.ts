@@ -26,7 +26,8 @@
  * between firmware versions, only the body's file does.
  *
  * A head whose body file is missing says so on the console and starts nothing (the files' names are
- * at most 8 characters: Storage on 2v06 refuses longer ones). A short prelude first gives the old
+ * at most 8 characters: on the emulated chip's 2v06 a file written under a 19-character name
+ * could not be read back). A short prelude first gives the old
  * interpreter what the bundle uses and it lacks.
  *
  * What 2v06.63 lacks, found on the emulated chip (docs/board.md, "Espruino's own ESP32 firmware"):
