@@ -57,22 +57,25 @@ export async function uploadFirmware(board: InterpreterBoard, profile: string): 
 
 /**
  * Runs `code` with `espruino -e` in `dir` (its flash file kept there) and resolves with everything it
- * printed, stdout and stderr together. stdin stays an open pipe (at end of file the interpreter's
+ * printed, stdout then stderr. stdin stays an open pipe (at end of file the interpreter's
  * input thread spins) and quit() comes from a timeout, not from the code itself
  * (../shared/espruino/README.md); a run that has not ended in 60 s is killed.
  */
 export function runEspruinoCode(code: string, dir: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(ESPRUINO!, ["-e", code + "\n;setTimeout(quit,1);"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+    // Each stream whole, stdout first: the interpreter's start-up lines go to stderr and, mixed in as
+    // they came, could land in the middle of a line the code prints.
     let out = "";
+    let err = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
     child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString("latin1")));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString("latin1")));
     child.on("error", reject);
     child.on("exit", () => {
       clearTimeout(timer);
       child.stdin.destroy();
-      resolve(out);
+      resolve(out + err);
     });
   });
 }

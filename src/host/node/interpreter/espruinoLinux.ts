@@ -40,7 +40,7 @@ export interface EspruinoProcess {
   output(): string;
   /** How it ended, or null while it runs. */
   exited(): { code: number | null; signal: string | null; error?: string } | null;
-  /** Waits until the process output matches `re`; returns the match. */
+  /** Waits until the process output matches `re` (its stdout, its stderr, or the two as they came); returns the match. */
   waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
   /** SIGKILL and wait for the exit (a power cut), then give the port back. */
   kill(): Promise<void>;
@@ -213,10 +213,24 @@ export async function startEspruino(
     else releaseTelnetPort();
   };
   const child = spawn(binary, ["--telnet"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"], env });
+  // Both streams in the order they arrived (for messages), and each on its own for waitFor: the
+  // interpreter's start-up lines go to stderr and can land in the middle of a line the firmware is
+  // printing on stdout ("restored Kiwi, updates" + "espruino: Interactive mode." + " 2, away 0 s"),
+  // which a pattern over the mixed text then misses.
   let out = "";
+  let stdoutText = "";
+  let stderrText = "";
   let exited: ReturnType<EspruinoProcess["exited"]> = null;
-  child.stdout.on("data", (d: Buffer) => (out += d.toString("latin1")));
-  child.stderr.on("data", (d: Buffer) => (out += d.toString("latin1")));
+  child.stdout.on("data", (d: Buffer) => {
+    const t = d.toString("latin1");
+    out += t;
+    stdoutText += t;
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    const t = d.toString("latin1");
+    out += t;
+    stderrText += t;
+  });
   child.on("exit", (code, signal) => (exited = { code, signal }));
   child.on("error", (e) => (exited = { code: null, signal: null, error: e.message }));
 
@@ -228,7 +242,7 @@ export async function startEspruino(
     async waitFor(re, ms = 10000) {
       const end = Date.now() + ms;
       for (;;) {
-        const m = out.match(re);
+        const m = stdoutText.match(re) || stderrText.match(re) || out.match(re);
         if (m) return m;
         if (exited) throw new Error("espruino exited (" + JSON.stringify(exited) + ") before printing " + re + ":\n" + out);
         if (Date.now() > end) throw new Error("espruino did not print " + re + " within " + ms + " ms:\n" + out);
