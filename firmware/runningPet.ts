@@ -121,7 +121,10 @@ export class RunningPet {
   readonly env_: PetEnv;
   /** What boot and pet.hatch() hatch when no name is given. */
   readonly defaultName_: Uint8Array;
-  /** Read directly by pet.status() (petConsole.ts), where a call would cost more than the read; changed only here. */
+  /**
+   * Read directly by pet.status() (petConsole.ts), where a call would cost more than the read; changed
+   * only here. Null only inside boot_, until it has the restored world or the default pet.
+   */
   world_: World;
   /** The stamp of the save the world came from or was last written as ("savedAtMs" of pet.status()). */
   /** Read directly by pet.status(), as world_ is. */
@@ -206,7 +209,10 @@ export class RunningPet {
     this.env_ = env;
     this.idleFromMs_ = 0;
     this.uptime_ = 0;
-    this.world_ = createWorld(name) as World;
+    // No world until the boot has one: the restored save's, or the default pet, made on every other
+    // way out of openAndRestore_ (written out at each: a method is a function held for good). Making the default here was work
+    // thrown away by every boot that restores (on the emulated chip about 0.15 M instructions).
+    this.world_ = null as unknown as World;
     this.saves_ = createSaveState();
     this.owedAbsenceSince_ = 0;
     this.pausedReason_ = "";
@@ -283,13 +289,20 @@ export class RunningPet {
           typeof BOARD_PAGE_SIZE !== "undefined" ? BOARD_PAGE_SIZE : board.petRegion.pageSize,
           typeof BOARD_STORAGE_SIZES !== "undefined" ? BOARD_STORAGE_SIZES : (board.storageSizes as number[]),
         );
-        if (misfit !== 0) return this.refuseRegion_(misfit, board);
+        if (misfit !== 0) {
+          this.world_ = createWorld(this.defaultName_) as World;
+          return this.refuseRegion_(misfit, board);
+        }
       }
       const opened = openPetStore(this.env_.flash, board.petRegion, board.petLayout);
       this.store_ = opened.store;
-      if (this.store_ === null) return this.noStorage_(NO_STORAGE, "storage unavailable: " + opened.status);
+      if (this.store_ === null) {
+        this.world_ = createWorld(this.defaultName_) as World;
+        return this.noStorage_(NO_STORAGE, "storage unavailable: " + opened.status);
+      }
       const r = this.restoreNewest_();
       if (r.status === "ok") return r.line;
+      this.world_ = createWorld(this.defaultName_) as World;
       if (noSaveOfOurs(r.status)) {
         // Write the new pet so that the next boot restores it; a failure joins the boot line.
         this.saves_.dirty = true;
@@ -299,6 +312,7 @@ export class RunningPet {
       }
       return this.pauseSaving_(r.line);
     } catch (e) {
+      if (this.world_ === null) this.world_ = createWorld(this.defaultName_) as World;
       return this.noStorage_(NO_STORAGE, "storage unavailable: " + errorText(e));
     }
   }
