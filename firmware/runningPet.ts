@@ -209,9 +209,9 @@ export class RunningPet {
     this.env_ = env;
     this.idleFromMs_ = 0;
     this.uptime_ = 0;
-    // No world until the boot has one: the restored save's, or the default pet, made on every other
-    // way out of openAndRestore_ (written out at each: a method is a function held for good). Making the default here was work
-    // thrown away by every boot that restores (on the emulated chip about 0.15 M instructions).
+    // No world until the boot has one (boot_): the restored save's, or else the default pet. Making
+    // the default here was work thrown away by every boot that restores (on the emulated chip about
+    // 0.1 M instructions).
     this.world_ = null as unknown as World;
     this.saves_ = createSaveState();
     this.owedAbsenceSince_ = 0;
@@ -267,6 +267,8 @@ export class RunningPet {
   boot_(board: PetBoard, display: PetDisplay | null): string {
     this.display_ = display;
     const line = this.openAndRestore_(board);
+    // Every way out but a restore runs the default pet (the hatch and the pause made it already).
+    if (this.world_ === null) this.world_ = createWorld(this.defaultName_) as World;
     this.print_(line);
     this.noteShown_(); // the boot line said it all; no status line until something changes
     if (this.display_ !== null && !this.display_.show(this.world_, this.shownNameText_, undefined, this.panelNote_)) this.display_ = null;
@@ -289,19 +291,14 @@ export class RunningPet {
           typeof BOARD_PAGE_SIZE !== "undefined" ? BOARD_PAGE_SIZE : board.petRegion.pageSize,
           typeof BOARD_STORAGE_SIZES !== "undefined" ? BOARD_STORAGE_SIZES : (board.storageSizes as number[]),
         );
-        if (misfit !== 0) {
-          this.world_ = createWorld(this.defaultName_) as World;
-          return this.refuseRegion_(misfit, board);
-        }
+        if (misfit !== 0) return this.refuseRegion_(misfit, board);
       }
       const opened = openPetStore(this.env_.flash, board.petRegion, board.petLayout);
       this.store_ = opened.store;
-      if (this.store_ === null) {
-        this.world_ = createWorld(this.defaultName_) as World;
-        return this.noStorage_(NO_STORAGE, "storage unavailable: " + opened.status);
-      }
+      if (this.store_ === null) return this.noStorage_(NO_STORAGE, "storage unavailable: " + opened.status);
       const r = this.restoreNewest_();
       if (r.status === "ok") return r.line;
+      // The save this writes, and the pause's line, are the default pet's.
       this.world_ = createWorld(this.defaultName_) as World;
       if (noSaveOfOurs(r.status)) {
         // Write the new pet so that the next boot restores it; a failure joins the boot line.
@@ -312,7 +309,6 @@ export class RunningPet {
       }
       return this.pauseSaving_(r.line);
     } catch (e) {
-      if (this.world_ === null) this.world_ = createWorld(this.defaultName_) as World;
       return this.noStorage_(NO_STORAGE, "storage unavailable: " + errorText(e));
     }
   }

@@ -8,7 +8,8 @@
  * One chip on a fresh flash image, talked to over its console (chipSession.ts does the talking, and
  * switches the chip off and on again when the host starves it into a panic):
  * - boot: `.bootcde` is the firmware in the form the chip's Espruino runs (src/boards/bundleForm.ts:
- *   on 2v06 a head that runs the body from its own file), with a marker call before it and one after it, booted with load() BOOT_RUNS times after a first
+ *   on 2v06 a head that runs the body from its own file), with a marker call before it and one
+ *   after it, booted with load() BOOT_RUNS times after a first
  *   boot that hatches the pet's first save (so every counted boot restores one); less the median of
  *   the same for a `.bootcde` of the two markers alone. JsVars after boot: process.memory().usage
  *   once the pet is there (the chip has no SSD1306: the boot finds no panel and keeps no frame buffer).

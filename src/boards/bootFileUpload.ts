@@ -1,10 +1,11 @@
 /**
  * The upload itself: the running pet saved and stopped (quietCommand), the bundle's Storage files
  * (`.bootcde` last, bundleForm.ts) in acknowledged pieces (as large as the free memory the board
- * reported allows), then each file's CRC checked (consoleProtocol.ts has the text), over whatever transport the host hands in as `exchange`: the
- * page's Web Serial link and the Node upload's serial or tcp console alike. It stops at the first
- * piece not acknowledged, or acknowledged `false`, and at a CRC that differs, and reports how far it
- * got; it never sends `load`, which is the caller's step once this has succeeded.
+ * reported allows), then each file's CRC checked (consoleProtocol.ts has the text), over whatever
+ * transport the host hands in as `exchange`: the page's Web Serial link and the Node upload's serial
+ * or tcp console alike. It stops at the first piece not acknowledged, or acknowledged `false`, and at
+ * a CRC that differs, and reports how far it got; it never sends `load`, which is the caller's step
+ * once this has succeeded.
  */
 import * as P from "./consoleProtocol";
 import type { Exchange } from "./consoleProtocol";

@@ -20,15 +20,15 @@
  *
  * and petfw.js holds PRELUDE BODY. The body used to follow the head in a comment of `.bootcde`
  * itself; the interpreter passed over it a character at a time at every boot, which on the emulated
- * chip cost 1.1 M of the boot's 14.7 M instructions (CHANGELOG, issue 28). A file of its own is not
+ * chip cost about 1 M of the boot's 14.7 M instructions (CHANGELOG, issue 28). A file of its own is not
  * read at all until the head asks for it. The body is written before the head, so an upload that
  * stops between the two leaves the old head, which reads the new body; the head never changes
  * between firmware versions, only the body's file does.
  *
  * A head whose body file is missing says so on the console and starts nothing (the files' names are
- * at most 8 characters: on the emulated chip's 2v06 a file written under a 19-character name
- * could not be read back). A short prelude first gives the old
- * interpreter what the bundle uses and it lacks.
+ * at most 8 characters: on the emulated chip's 2v06 a file written under a 19-character name could
+ * not be read back). A short prelude first gives the old interpreter what the bundle uses and it
+ * lacks.
  *
  * What 2v06.63 lacks, found on the emulated chip (docs/board.md, "Espruino's own ESP32 firmware"):
  * `subarray` on typed arrays. Everything else the bundle calls is there. The prelude adds only what

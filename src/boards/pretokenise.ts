@@ -39,8 +39,8 @@ OPERATORS.concat(RESERVED).forEach((text, i) => {
   if (KEPT_AS_TEXT.indexOf(text) < 0) TOKEN_BYTE[text] = String.fromCharCode(OPERATOR_START + i);
 });
 
-/** Punctuators, longest first, so the first that matches is the lexer's. */
-const PUNCTUATORS = [">>>=", "===", "!==", ">>>", "<<=", ">>=", "==", "!=", "<=", ">=", "<<", ">>", "+=", "-=", "++", "--", "*=", "/=", "%=", "&=", "&&", "|=", "||", "^="];
+/** The multi-character punctuators of ES5 (the operators but `=>`), longest first, so the first that matches is the lexer's. */
+const PUNCTUATORS = OPERATORS.filter((o) => o !== "=>").sort((a, b) => b.length - a.length);
 /** Words after which an expression starts, so that a `/` opens a regular expression. */
 const BEFORE_EXPRESSION = ["return", "typeof", "instanceof", "in", "new", "delete", "void", "throw", "case", "do", "else"];
 
