@@ -70,8 +70,8 @@ ${BOOT_FILE}, which Espruino runs at every boot: the running pet saves and pause
 pieces the board acknowledges one by one (so a console without flow control, such as an ESP32's
 UART, is never overrun), its CRC is checked, then it is loaded and the pet must answer. An Espruino
 before 2v14 gets the bundle in its function form (its body in Storage ${BODY_FILE}, a short
-${BOOT_FILE} that runs it). Only Storage is written: the pet's own flash
-region keeps the pet across uploads.
+${BOOT_FILE} that runs it), and each file's CRC is checked. Only Storage is written: the pet's own
+flash region keeps the pet across uploads.
 
 options:
   -p, --port P       the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
