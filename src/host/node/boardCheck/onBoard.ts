@@ -16,12 +16,18 @@ import { packageRoot } from "../packageRoot";
 import type { BoardConsole } from "../serial/boardConsole";
 
 /**
- * Characters of floor.js per console line. Each line is answered before the next is sent, so no
- * console's input can be overrun whatever its length; a line is held twice while it runs (as typed
- * and as a string), some 350 JsVars at 2 KiB, little beside the 1 000 the floor itself takes once
- * typed. Every line is a wait for the board: 7 lines instead of 17 at 768.
+ * Characters of floor.js per console line. Each line is answered before the next is sent; a line is
+ * held twice while it runs (as typed and as a string), some 350 JsVars at 2 KiB, little beside the
+ * 1 000 the floor itself takes once typed. Every line is a wait for the board: 7 lines instead of 17
+ * at 768.
  */
 const PIECE = 2048;
+/**
+ * Tries of one piece. A console without flow control can still lose bytes inside a line: the
+ * emulated ESP32, starved by a busy host, once kept 3 591 of 4 096 characters (a CI run,
+ * 2026-12-06). The board's answer, the length it holds, shows it, and the piece is typed again.
+ */
+const PIECE_TRIES = 3;
 /** How long one typed line may take to answer (a timing line runs its operation RUNS times). */
 const LINE_MS = 60_000;
 /** The globals floor.js defines, removed again at the end. */
@@ -59,14 +65,27 @@ export function floorAsTyped(text: string): string {
     .join("\n");
 }
 
-/** Types floor.js into a global string piece by piece, then runs it: benchInit and benchOp exist after. */
-export async function typeFloor(con: BoardConsole): Promise<void> {
-  const text = floorAsTyped(readFileSync(floorFile(), "utf8"));
+/**
+ * Types floor.js into a global string piece by piece, then runs it: benchInit and benchOp exist after.
+ * Each line sets the string to what the pieces before it made plus its own piece, so a piece typed
+ * again after a loss (PIECE_TRIES) replaces the damaged one rather than adding to it.
+ */
+export async function typeFloor(con: BoardConsole, text: string = floorAsTyped(readFileSync(floorFile(), "utf8"))): Promise<void> {
   for (let at = 0; at < text.length; at += PIECE) {
-    const piece = JSON.stringify(text.slice(at, at + PIECE));
-    const expr = at === 0 ? "(global.__petFloor=" + piece + ").length" : "(global.__petFloor+=" + piece + ").length";
-    const length = await evaluate<number>(con, expr, "typing the floor");
-    if (length !== Math.min(text.length, at + PIECE)) throw new Error("typing the floor: the board holds " + length + " characters, not " + Math.min(text.length, at + PIECE));
+    const want = Math.min(text.length, at + PIECE);
+    const expr = "(global.__petFloor=" + (at === 0 ? "" : "global.__petFloor.substr(0," + at + ")+") + JSON.stringify(text.slice(at, want)) + ").length";
+    for (let tries = 1; ; tries++) {
+      let length: number;
+      try {
+        length = await evaluate<number>(con, expr, "typing the floor");
+      } catch (e) {
+        // A loss inside the line can make it no JavaScript at all: the board's words for it.
+        if (tries >= PIECE_TRIES) throw e;
+        continue;
+      }
+      if (length === want) break;
+      if (tries >= PIECE_TRIES) throw new Error("typing the floor: the board holds " + length + " characters, not " + want + " (" + tries + " tries)");
+    }
   }
   await evaluate(con, "(eval(global.__petFloor),delete global.__petFloor,typeof benchOp)", "running the floor");
 }
