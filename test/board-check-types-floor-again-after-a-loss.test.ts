@@ -49,7 +49,7 @@ describe("typing floor.js over a console that loses bytes", () => {
   });
 
   it("types the first piece again too (it has no pieces before it to keep)", async () => {
-    const board = lossyBoard((line, n) => n === 1);
+    const board = lossyBoard((_line, n) => n === 1);
     await typeFloor(board.con, TEXT);
     expect(board.ran).toEqual([TEXT]);
     expect(board.lines).toBe(5);

@@ -113,6 +113,7 @@ export function replayUpload(text: string): { files: Record<string, string>; loa
       if (name !== "Storage") throw new Error("unexpected require " + name);
       return {
         read: (name: string) => files[name],
+        erase: (name: string) => delete files[name],
         write(name: string, data: string, offset?: number, size?: number) {
           if (size !== undefined) files[name] = "\u00ff".repeat(size);
           const cur = files[name] ?? "";

@@ -48,10 +48,14 @@ interface Replay {
 }
 
 /** Runs the upload text with Storage.write and load() recorded (Espruino's semantics for write). */
-function replay(text: string): Replay {
-  const r: Replay = { files: {}, writes: [], loads: [], other: [] };
+function replay(text: string, before: Record<string, string> = {}): Replay {
+  const r: Replay = { files: { ...before }, writes: [], loads: [], other: [] };
   const storage = {
     read: (name: string) => r.files[name],
+    erase(name: string) {
+      r.other.push("erase " + name);
+      delete r.files[name];
+    },
     write(name: string, data: string, offset?: number, size?: number) {
       r.writes.push({ name, offset, size });
       // a write with a size creates the file (erased, 0xFF) at that size; later writes fill it in
@@ -106,16 +110,25 @@ describe("upload --dry-run", () => {
     for (const w of r.writes.slice(1)) expect(w.size).toBeUndefined();
   });
 
-  it("then restarts into .bootcde and does nothing else", () => {
+  it("then restarts into .bootcde and does nothing else but erase the function form's body", () => {
     const r = replay(sent);
     expect(r.loads).toEqual([[".bootcde"]]);
-    expect(r.other).toEqual([]);
+    expect(r.other).toEqual(["erase " + BODY_FILE]);
     expect(sent.trimEnd().endsWith('load(".bootcde")')).toBe(true);
   });
 
   it("pauses the pet before the first piece and asks the CRC before the load", () => {
     expect(sent.indexOf("clearInterval()")).toBeLessThan(sent.indexOf("Storage\").write"));
     expect(sent.indexOf("#pet-crc")).toBeLessThan(sent.indexOf('load(".bootcde")'));
+  });
+
+  it("erases the body a function form left (a board whose Espruino moved up from 2v06), after the CRC and before the load", () => {
+    const r = replay(sent, { [BODY_FILE]: "old body", ".bootcde": "old head" });
+    expect(Object.keys(r.files)).toEqual([".bootcde"]);
+    expect(r.files[".bootcde"]).toBe(pretokenise(bundle));
+    const erase = sent.indexOf("#pet-erased");
+    expect(erase).toBeGreaterThan(sent.lastIndexOf("#pet-crc"));
+    expect(erase).toBeLessThan(sent.indexOf('load(".bootcde")'));
   });
 
   it("--for-version 2v06 writes the bundle's function form, which Espruino before 2v14 needs", async () => {
@@ -140,5 +153,7 @@ describe("upload --dry-run", () => {
     expect(text.indexOf('write("' + BODY_FILE + '"')).toBeLessThan(text.indexOf('write(".bootcde"'));
     expect(text.indexOf('read("' + BODY_FILE + '")))')).toBeGreaterThan(text.lastIndexOf("Storage\").write"));
     expect(text.indexOf('read(".bootcde")))')).toBeLessThan(text.indexOf('load(".bootcde")'));
+    // Nothing to erase: the function form reads both files it writes.
+    expect(written.other).toEqual([]);
   });
 });

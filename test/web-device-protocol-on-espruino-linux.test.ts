@@ -1,7 +1,8 @@
 /**
  * The Device tab's console protocol (src/web/device/protocol.ts) against the real interpreter:
  * Espruino's Linux build over its telnet console, the same text the page sends over Web Serial.
- * Identify, the upload of a bundle in acknowledged Storage.write pieces, the CRC check, load, then
+ * Identify, the upload of a bundle in acknowledged Storage.write pieces, the CRC check, the erasing
+ * of a file the function form left, load, then
  * pet.status(), a rename with a non-ASCII name, exportHex and a restore of a golden payload through
  * importHex. The bundle is the one for the interpreter's own profile (test/espruino-interpreter.ts),
  * and the board identifies as the Linux build it is (LINUX_ESP32 or LINUX), which the page itself
@@ -101,6 +102,12 @@ describe.skipIf(!ESPRUINO)("the Device tab's protocol on Espruino's Linux build 
       });
       expect(ack.ok).toBe(true);
     }
+    expect(await ask(P.crcCommand(), P.parseCrc)).toBe(P.bundleCrc(code));
+    // A function form's body left by an older Espruino is erased; a file that is not there is no error.
+    expect((await ask(P.uploadCommands([{ name: "petfw.js", code: "old body" }])[0]!.line, P.parseAck)).ok).toBe(true);
+    expect(await ask(P.eraseCommand("petfw.js"), P.parseErased)).toBe(true);
+    expect(await ask(P.eraseCommand("petfw.js"), P.parseErased)).toBe(true);
+    expect(await ask("\x10print('#pet-files '+JSON.stringify(require(\"Storage\").list()))\n", (l) => (l.includes("#pet-files ") ? l.slice(l.indexOf("#pet-files ")) : null))).toBe('#pet-files [".bootcde"]');
     expect(await ask(P.crcCommand(), P.parseCrc)).toBe(P.bundleCrc(code));
     const booted = ask(P.loadCommand(), (l) => (/hatched Pip|restored/.test(l) ? l : null), 20_000);
     expect(await booted).toContain("Pip");

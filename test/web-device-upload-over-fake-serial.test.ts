@@ -111,7 +111,9 @@ describe("web device tab", () => {
 
   it("keeps a backup, uploads the ESP32 bundle into .bootcde, loads it and shows the live pet; acts on it and backs it up", async () => {
     const region = cleanImage().sim.image(); // three saves of "Mochi", the newest with 3 updates
-    const { page, errors, asked } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX, region: Array.from(region) }, [true]);
+    // The board ran the function form under an older Espruino: its body file is still in Storage.
+    const earlier = { [BODY_FILE]: "old body", ".bootcde": "old head" };
+    const { page, errors, asked } = await deviceTab({ board: "ESP32", version: "2v29", exportHex: MINIMAL_HEX, region: Array.from(region), files: earlier }, [true]);
     await page.click("#dev-connect");
     await infoHas(page, "supported");
     await page.waitForFunction(() => document.getElementById("dev-status")!.textContent!.includes("No pet"));
@@ -125,6 +127,11 @@ describe("web device tab", () => {
     expect(state.files[".bootcde"]).toBe(pretokenise(esp32Bundle));
     expect(state.writes).toBe(Math.ceil(pretokenise(esp32Bundle).length / 1024));
     expect(state.loads).toBe(1);
+    // The old body is erased, after the new .bootcde is written and checked and before the load.
+    expect(Object.keys(state.files)).toEqual([".bootcde"]);
+    const at = (text: string): number => state.log.findIndex((l) => l.includes(text));
+    expect(at("#pet-erased")).toBeGreaterThan(at("#pet-crc"));
+    expect(at("#pet-erased")).toBeLessThan(at('load(".bootcde")'));
     // The backup before the upload read what the slot log reads, one sector per request.
     const pulls = (log: string[]): string[] => log.filter((l) => l.includes("PETPULL BEGIN"));
     expect(pulls(state.log)).toHaveLength(16);

@@ -34,6 +34,8 @@ export interface FakeBoard {
   region?: number[];
   /** The person closes the browser's port chooser without choosing. */
   noPortChosen?: boolean;
+  /** Storage files already on the board (an earlier upload's). */
+  files?: Record<string, string>;
 }
 
 export interface FakeState {
@@ -69,7 +71,7 @@ export function installFakeSerial(sc: FakeBoard): void {
   const REGION_ADDRESS = 0x310000; // boards/esp32.json
   const state: FakeState = {
     log: [],
-    files: {},
+    files: { ...sc.files },
     loads: 0,
     writes: 0,
     imported: [],
@@ -162,6 +164,9 @@ export function installFakeSerial(sc: FakeBoard): void {
       return true;
     },
     read: (name: string) => state.files[name],
+    erase: (name: string) => {
+      delete state.files[name];
+    },
   };
   const Flash = {
     read: (length: number, addr: number): Uint8Array => flash().slice(addr, addr + length),

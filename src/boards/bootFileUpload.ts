@@ -1,9 +1,9 @@
 /**
  * The upload itself: the running pet saved and stopped (quietCommand), the bundle's Storage files
  * (`.bootcde` last, bundleForm.ts) in acknowledged pieces (as large as the free memory the board
- * reported allows), then each file's CRC checked (consoleProtocol.ts has the text), over whatever
- * transport the host hands in as `exchange`: the page's Web Serial link and the Node upload's serial
- * or tcp console alike. It stops at the first piece not acknowledged, or acknowledged `false`, and at
+ * reported allows), then each file's CRC checked (consoleProtocol.ts has the text) and the other
+ * form's files that this one replaces erased, over whatever transport the host hands in as
+ * `exchange`: the page's Web Serial link and the Node upload's serial or tcp console alike. It stops at the first piece not acknowledged, or acknowledged `false`, and at
  * a CRC that differs, and reports how far it got; it never sends `load`, which is the caller's step
  * once this has succeeded.
  */
@@ -22,8 +22,14 @@ export class UploadStopped extends Error {
 /** How long a board may take over one piece when the caller does not say: a Storage.write that compacts takes seconds. */
 export const ACK_MS = 20000;
 
-/** Writes `files` in order and checks each one's CRC; `progress` hears the bytes acknowledged so far, of all of them. */
-export async function writeBootFile(files: StorageFile[], exchange: Exchange, ackMs: number, progress: (done: number) => void): Promise<void> {
+/**
+ * Writes `files` in order and checks each one's CRC; `progress` hears the bytes acknowledged so far,
+ * of all of them. Then erases the `stale` files (SentBundle.stale), only once the new ones are in
+ * place and checked: a cut before that leaves a file the next upload erases, never a board without
+ * firmware. Answers the stale files that are still there (the board said so): the firmware is
+ * complete all the same, so that is the caller's to mention, not a stopped upload.
+ */
+export async function writeBootFile(files: StorageFile[], exchange: Exchange, ackMs: number, progress: (done: number) => void, stale: readonly string[] = []): Promise<string[]> {
   let done = 0;
   try {
     const quiet = await exchange(P.quietCommand(), P.parseQuiet, ackMs, "the pet's last save before the upload");
@@ -41,6 +47,11 @@ export async function writeBootFile(files: StorageFile[], exchange: Exchange, ac
       const want = P.bundleCrc(f.code);
       if (crc !== want) throw new Error(f.name + " on the board does not match the firmware (CRC " + crc + ", expected " + want + ")");
     }
+    const kept: string[] = [];
+    for (const name of stale) {
+      if (!(await exchange(P.eraseCommand(name), P.parseErased, ackMs, "erasing " + name))) kept.push(name);
+    }
+    return kept;
   } catch (e) {
     throw new UploadStopped(e, done);
   }

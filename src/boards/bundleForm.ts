@@ -84,6 +84,12 @@ export interface StorageFile {
 export interface SentBundle {
   form: BundleForm;
   files: StorageFile[];
+  /**
+   * Storage files the other form wrote that this one does not read, erased once `files` are written
+   * and checked: the function form's body, on a board that now runs the block form (its Espruino
+   * updated to 2v14 or later), would otherwise stay in Storage for good, some 30 KB of it.
+   */
+  stale: string[];
 }
 
 /** Bytes in all of a bundle's files. */
@@ -111,11 +117,12 @@ export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE):
 
 /**
  * The bundle a board reporting `version` runs, as Storage receives it: the block form in `runFile`,
- * or its function form, its body in `bodyFile` and its head in `runFile`; pretokenised.
+ * or its function form, its body in `bodyFile` and its head in `runFile`; pretokenised. The block
+ * form names `bodyFile` stale: a board moving up from the function form has one to erase.
  */
 export function bundleForVersion(blockBundle: string, version: string, runFile: string = BOOT_FILE, bodyFile: string = BODY_FILE): SentBundle {
   const form = bundleFormFor(version);
-  if (form === "block") return { form, files: [{ name: runFile, code: pretokenise(blockBundle) }] };
+  if (form === "block") return { form, files: [{ name: runFile, code: pretokenise(blockBundle) }], stale: [bodyFile] };
   const f = functionForm(blockBundle, bodyFile);
-  return { form, files: [f.body, { name: runFile, code: f.head }] };
+  return { form, files: [f.body, { name: runFile, code: f.head }], stale: [] };
 }

@@ -238,6 +238,21 @@ export function parseCrc(line: string): number | null {
   return m ? Number(m[1]) >>> 0 : null;
 }
 
+/**
+ * Erases Storage file `name`, which the bundle just written no longer reads (bundleForm.ts,
+ * SentBundle.stale: the function form's body, once a board runs the block form); answers with
+ * #pet-erased and whether the file is gone. Erasing a file that is not there does nothing.
+ */
+export function eraseCommand(name: string): string {
+  return command("print('#pet-erased '+(function(s,n){s.erase(n);return s.read(n)===undefined})(require(\"Storage\")," + JSON.stringify(name) + "))");
+}
+
+/** The erase command's answer: whether the file is gone (null for any other line). */
+export function parseErased(line: string): boolean | null {
+  const m = /#pet-erased (true|false)/.exec(line);
+  return m ? m[1] === "true" : null;
+}
+
 export function loadCommand(): string {
   return command('load("' + BOOT_FILE + '")');
 }

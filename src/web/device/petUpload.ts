@@ -17,6 +17,8 @@ const BOOT_MS = 30000;
 export interface UploadContext {
   /** The bundle's Storage files, in the form the board runs (bundleForm.ts). */
   files: StorageFile[];
+  /** Files of the other form to erase once they are written (SentBundle.stale). */
+  stale?: string[];
   exchange: Exchange;
   /** Runs `f` as the console's only conversation. */
   exclusive<T>(f: () => Promise<T>): Promise<T>;
@@ -52,8 +54,9 @@ export async function uploadPet(c: UploadContext): Promise<void> {
     await c.exclusive(async () => {
       c.petGone();
       c.progress(0);
-      await writeBootFile(files, c.exchange, ACK_MS, (done) => c.progress(Math.round((100 * done) / bytes)));
-      say(kept + "\nUploaded " + bytes + " bytes; starting the pet…");
+      const left = await writeBootFile(files, c.exchange, ACK_MS, (done) => c.progress(Math.round((100 * done) / bytes)), c.stale);
+      const leftNote = left.map((n) => "\nStorage still holds " + n + ", which this firmware no longer reads: require(\"Storage\").erase(" + JSON.stringify(n) + ") at the board's console removes it.").join("");
+      say(kept + "\nUploaded " + bytes + " bytes; starting the pet…" + leftNote);
       await c.send(P.loadCommand());
     });
   } catch (e) {

@@ -30,10 +30,12 @@ export function wireUploadStep(h: UploadStepHooks): { upload(): Promise<void>; e
     if (!conn.isOpen() || uploading) return;
     uploading = true;
     button.disabled = true;
+    // The form this board's Espruino runs: one before 2v14 gets the function form (src/boards/bundleForm.ts).
+    const sent = bundleForVersion(h.code, conn.version());
     try {
       await uploadPet({
-        // The form this board's Espruino runs: one before 2v14 gets the function form (src/boards/bundleForm.ts).
-        files: bundleForVersion(h.code, conn.version()).files,
+        files: sent.files,
+        stale: sent.stale,
         exchange: conn.exchange,
         exclusive: conn.exclusive,
         send: conn.send,

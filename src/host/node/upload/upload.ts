@@ -196,9 +196,9 @@ function ackMs(): number {
 /** How long the board has to answer pet.status() after the load (the emulated ESP32 boots the bundle in seconds). */
 const BOOT_MS = 30000;
 
-/** The whole text the upload types, in order (the dry run writes it): the shared protocol's lines for the bundle's `files`. */
-export function uploadText(files: StorageFile[]): string {
-  return [P.quietCommand(), ...P.uploadCommands(files).map((s) => s.line), ...files.map((f) => P.crcCommand(f.name)), P.loadCommand()].join("");
+/** The whole text the upload types, in order (the dry run writes it): the shared protocol's lines for the bundle's `files`, and the erasing of its `stale` ones. */
+export function uploadText(files: StorageFile[], stale: readonly string[] = []): string {
+  return [P.quietCommand(), ...P.uploadCommands(files).map((s) => s.line), ...files.map((f) => P.crcCommand(f.name)), ...stale.map((n) => P.eraseCommand(n)), P.loadCommand()].join("");
 }
 
 /**
@@ -218,21 +218,24 @@ export async function sendBundle(port: string, code: string, version: string, sa
         (sent.form === "function" ? ", in the function form Espruino " + version + " needs (it has no block scope: the body in " + BODY_FILE + ")" : "") + "...",
     );
     let told = 0;
+    let kept: string[];
     try {
-      await writeBootFile(sent.files, con.exchange, ackMs(), (done) => {
+      kept = await writeBootFile(sent.files, con.exchange, ackMs(), (done) => {
         // One line per fifth, as a person wants to see it move.
         const fifth = Math.floor((5 * done) / bytes);
         if (fifth > told) {
           told = fifth;
           say("  sent " + Math.round((100 * done) / bytes) + "% (" + done + " of " + bytes + " bytes)");
         }
-      });
+      }, sent.stale);
     } catch (e) {
       const stopped = e instanceof UploadStopped ? e : new UploadStopped(e, 0);
       throw new Error(
         "the upload stopped at byte " + stopped.done + " of " + bytes + " (" + stopped.message + "); the pet was saved and paused first and its region is untouched. Upload again before resetting the board: the firmware in its Storage is incomplete",
       );
     }
+    // The firmware is complete without it: the file only takes room in Storage.
+    for (const name of kept) say("note: Storage still holds " + name + ", which this firmware no longer reads; require(\"Storage\").erase(" + JSON.stringify(name) + ") at the board's console removes it");
     await con.send(P.loadCommand());
     let status: { found: boolean; status: Record<string, unknown> | null };
     try {
@@ -248,7 +251,7 @@ export async function sendBundle(port: string, code: string, version: string, sa
     if (verbose) {
       say("the board printed meanwhile:");
       // Prompts and the protocol's own answers say nothing to a person; everything else is shown.
-      for (const l of con.lines) if (!/^\s*>?\s*$/.test(l) && !/#pet-(ack|crc|quiet|st) /.test(l + " ")) say("  " + l);
+      for (const l of con.lines) if (!/^\s*>?\s*$/.test(l) && !/#pet-(ack|crc|erased|quiet|st) /.test(l + " ")) say("  " + l);
     }
   } finally {
     await con.close();
@@ -283,8 +286,9 @@ async function run(argv: string[], tools: FirmwareTools, io: CommandIo): Promise
     const out = resolve(opts.out || join(packageRoot(), "dist", "upload.js"));
     const form = bundleForVersion(code, opts.forVersion || BLOCK_SCOPE_SINCE);
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, uploadText(form.files));
-    say("dry run: wrote " + shortPath(out) + " (what would be typed at the console: the pet saved and paused, the bundle" + (form.form === "function" ? " in its function form" : "") + " into Storage " + form.files.map((f) => f.name).join(" and ") + " in acknowledged pieces, their CRCs, then load(\"" + BOOT_FILE + "\"))");
+    writeFileSync(out, uploadText(form.files, form.stale));
+    const erased = form.stale.length > 0 ? ", " + form.stale.join(" and ") + " erased if a function form left it" : "";
+    say("dry run: wrote " + shortPath(out) + " (what would be typed at the console: the pet saved and paused, the bundle" + (form.form === "function" ? " in its function form" : "") + " into Storage " + form.files.map((f) => f.name).join(" and ") + " in acknowledged pieces, their CRCs" + erased + ", then load(\"" + BOOT_FILE + "\"))");
     return;
   }
   await sendBundle(port, code, version, say, { baud: opts.baud, verbose: opts.verbose });
