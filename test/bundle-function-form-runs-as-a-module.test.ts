@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { BODY_FILE, FUNCTION_FORM_PRELUDE, bundleForVersion, functionForm, sentBytes } from "../src/boards/bundleForm";
+import { bodyTextReader } from "../src/boards/bodyTexts";
+import { textsRestored } from "./body-texts";
 import { BOOT_FILE, storageBytes } from "../src/boards/consoleProtocol";
 import { pretokenise, untokenise } from "../src/boards/pretokenise";
 import { ESPRUINO, runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile } from "./espruino-interpreter";
@@ -26,9 +28,15 @@ describe("the function form", () => {
     const form = bundleForVersion(block, "2v06.63");
     expect(form.form).toBe("function");
     expect(form.files.map((f) => f.name)).toEqual([BODY_FILE, BOOT_FILE]);
-    const body = FUNCTION_FORM_PRELUDE + block.replace(/\s+$/, "").slice(1, -1);
-    expect(form.files[0]!.code).toBe(pretokenise(body));
-    expect(untokenise(form.files[0]!.code).length).toBeGreaterThan(form.files[0]!.code.length);
+    // The file: the long literals' texts in a comment, then the reader of those texts, the prelude
+    // and the block's body, pretokenised, each long literal a call of the reader
+    // (test/bundle-function-form-texts-out-of-code.test.ts holds every call to its literal).
+    const code = form.files[0]!.code;
+    const end = code.indexOf("*/") + 2;
+    expect(code.startsWith("/*")).toBe(true);
+    expect(code.slice(end).startsWith(pretokenise(bodyTextReader(BODY_FILE)))).toBe(true);
+    expect(textsRestored(code)).toBe(pretokenise(FUNCTION_FORM_PRELUDE + block.replace(/\s+$/, "").slice(1, -1)));
+    expect(untokenise(code).length).toBeGreaterThan(code.length);
     // The head is plain text (read once, and readable in a listing), short, and names the body's file.
     const head = form.files[1]!.code;
     expect(/[\x80-\xff]/.test(head)).toBe(false);
@@ -96,6 +104,12 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
     expect(out).toContain("#pet object object");
     expect(out).toContain("#names #");
     expect(out).toContain("#petfw -1");
+  });
+
+  it("prints a long text read back from the body file's comment, as the code had it", async () => {
+    const out = await runEspruinoCode('setTimeout(function(){print("#answer "+pet.importHex("zz"))},0)', dir);
+    expect(out).toContain("import rejected: bad-hex (not an even number of hex digits)");
+    expect(out).toContain("#answer bad-hex");
   });
 
   it("says so when the body's file is missing, and starts nothing", async () => {

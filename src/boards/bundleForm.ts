@@ -39,14 +39,17 @@
  * slowly, instead of stopping the pet at its first restore.
  *
  * Either form is sent pretokenised (pretokenise.ts, ADR 0009): keywords and operators as the bytes
- * Espruino's lexer reads them as. The function form's head stays text, its body is pretokenised.
+ * Espruino's lexer reads them as. The function form's head stays text, its body is pretokenised,
+ * and its long string literals wait in a comment at the body file's start until a path reads one
+ * (bodyTexts.ts).
  *
  * Host-neutral and free of parsers: the page does this in the browser, the upload in Node, on the
  * block that scripts/lib/outerBlock.js writes (`{let ...;...}`), by taking the braces off.
  */
 import { versionAtLeast, versionParts } from "./boardFit";
 import { BOOT_FILE } from "./consoleProtocol";
-import { pretokenise } from "./pretokenise";
+import { es5Tokens, joinPretokenised, pretokenise } from "./pretokenise";
+import { bodyTextReader, textsOutOfCode } from "./bodyTexts";
 
 /** The first Espruino that scopes `let` to its block, and so runs the block form. */
 export const BLOCK_SCOPE_SINCE = "2v14";
@@ -107,7 +110,9 @@ export function sentBytes(files: StorageFile[]): number {
 export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE): { body: StorageFile; head: string } {
   const text = blockBundle.replace(/\s+$/, "");
   if (!text.startsWith("{let ") || !text.endsWith("}")) throw new Error("the firmware bundle is not one outer block of lets, so it has no function form");
-  const body = pretokenise(FUNCTION_FORM_PRELUDE + text.slice(1, -1));
+  // Long literals out of the code, into a comment the file begins with (bodyTexts.ts).
+  const { tokens, texts } = textsOutOfCode(es5Tokens(FUNCTION_FORM_PRELUDE + text.slice(1, -1)), 2);
+  const body = texts === "" ? joinPretokenised(tokens) : "/*" + texts + "*/" + joinPretokenised(es5Tokens(bodyTextReader(bodyFile)).concat(tokens));
   const file = JSON.stringify(bodyFile);
   const missing = JSON.stringify("pet: Storage has no " + bodyFile + ", the firmware's body: upload the pet again");
   const head =

@@ -45,7 +45,7 @@ const PUNCTUATORS = OPERATORS.filter((o) => o !== "=>").sort((a, b) => b.length 
 const BEFORE_EXPRESSION = ["return", "typeof", "instanceof", "in", "new", "delete", "void", "throw", "case", "do", "else"];
 
 type Kind = "word" | "number" | "string" | "regex" | "punct";
-interface Token {
+export interface Token {
   kind: Kind;
   text: string;
 }
@@ -145,7 +145,11 @@ function needsSpace(a: string, b: string): boolean {
  * (code below 256), as Storage holds it.
  */
 export function pretokenise(code: string): string {
-  const tokens = es5Tokens(code);
+  return joinPretokenised(es5Tokens(code));
+}
+
+/** `tokens` (es5Tokens') as pretokenise writes them. */
+export function joinPretokenised(tokens: readonly Token[]): string {
   let out = "";
   let lastText = "";
   for (let k = 0; k < tokens.length; k++) {

@@ -1,0 +1,105 @@
+/**
+ * The function form's long string literals kept out of its code, in the same Storage file.
+ *
+ * Why: Espruino reads a function's whole text when it defines the function, and a string literal
+ * costs more to read than the code around it: on the emulated chip the bundle's 54 literals of 24
+ * characters and more, 2 039 bytes and nearly all of them failure texts, cost the boot 0.47 M
+ * instructions (docs/speed.md, ADR 0011). A comment is passed over for a fraction of that. So the
+ * body file begins with one comment holding those texts, and each literal in the code becomes a call
+ * that reads its text back from Storage (a view of the flash, no copy on a board where Storage is
+ * memory-mapped):
+ *
+ *     /*import rejected: bad-hex (...)could not read ...* /PRELUDE...$$t(2,61)...
+ *
+ * The texts live in the same file as the code that reads them, at offsets the code carries, so no
+ * upload cut between two files can pair one firmware's code with another's texts. Only the function
+ * form does this (Espruino before 2v14); the block form keeps its literals. Left as they are: a
+ * literal used as an object's key, one with a character above 255 (Storage holds bytes) and one
+ * holding the comment's end.
+ */
+import type { Token } from "./pretokenise";
+
+/** The shortest text kept out of the code. */
+export const BODY_TEXT_MIN = 24;
+/** The function that reads a text back; the build never gives a name of this form (outerBlock.js). */
+export const BODY_TEXT_READER = "$$t";
+
+/** The value of a string token of ES5 (its quotes and escapes as terser writes them). */
+export function stringValue(raw: string): string {
+  const body = raw.slice(1, -1);
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charAt(i);
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const e = body.charAt(++i);
+    if (e === "x" || e === "u") {
+      const n = e === "x" ? 2 : 4;
+      const hex = body.substr(i + 1, n);
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== n) throw new Error("a string escape the function form cannot read: " + raw.slice(0, 40));
+      out += String.fromCharCode(parseInt(hex, 16));
+      i += n;
+    } else if (e >= "1" && e <= "9") {
+      throw new Error("an octal escape in the bundle: " + raw.slice(0, 40));
+    } else {
+      const simple: { [k: string]: string } = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f", v: "\v", "0": "\0" };
+      out += simple.hasOwnProperty(e) ? simple[e] : e;
+    }
+  }
+  return out;
+}
+
+/** Whether the string token at `k` is an object literal's key. */
+function isKey(tokens: readonly Token[], k: number): boolean {
+  const prev = tokens[k - 1];
+  const next = tokens[k + 1];
+  return next !== undefined && next.text === ":" && prev !== undefined && (prev.text === "{" || prev.text === ",");
+}
+
+/** Whether `text` can sit in the texts comment: bytes only, and no end of comment. */
+function fitsComment(text: string): boolean {
+  if (text.indexOf("*/") >= 0) return false;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 255) return false;
+  return true;
+}
+
+/** The reader's definition, for the body in Storage file `file`: the text of `length` bytes from `offset`. */
+export function bodyTextReader(file: string): string {
+  return "function " + BODY_TEXT_READER + "(o,l){return require(\"Storage\").read(" + JSON.stringify(file) + ",o,l)}";
+}
+
+/**
+ * `tokens` with each long literal replaced by a call of BODY_TEXT_READER, and the texts those calls
+ * read, which the file holds from byte `at` on (each text once). Throws if the code already uses
+ * the reader's name.
+ */
+export function textsOutOfCode(tokens: readonly Token[], at: number): { tokens: Token[]; texts: string } {
+  const out: Token[] = [];
+  const offsets: { [text: string]: number } = {};
+  let texts = "";
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k] as Token;
+    if (t.kind === "word" && t.text === BODY_TEXT_READER) throw new Error("the bundle already has a name " + BODY_TEXT_READER + ", which the function form's texts need");
+    const value = t.kind === "string" ? stringValue(t.text) : "";
+    if (t.kind !== "string" || value.length < BODY_TEXT_MIN || isKey(tokens, k) || !fitsComment(value)) {
+      out.push(t);
+      continue;
+    }
+    if (!offsets.hasOwnProperty(value)) {
+      offsets[value] = at + texts.length;
+      texts += value;
+    }
+    // A call is an expression wherever a literal is, but as a key (left above).
+    out.push(
+      { kind: "word", text: BODY_TEXT_READER },
+      { kind: "punct", text: "(" },
+      { kind: "number", text: String(offsets[value]) },
+      { kind: "punct", text: "," },
+      { kind: "number", text: String(value.length) },
+      { kind: "punct", text: ")" },
+    );
+  }
+  return { tokens: out, texts };
+}
