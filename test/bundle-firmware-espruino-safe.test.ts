@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
+import { bundleForVersion, sentBytes } from "../src/boards/bundleForm";
 import { buildFirmware, BUNDLE_BUDGET_BYTES, BUNDLE_ONLY_PROPERTIES, DEVICE_PROFILE_KEYS, ROOT, type BuildResult } from "../scripts/lib/build.js";
 import { checkBundle, formatFindings, parseEs5 } from "../scripts/lib/bundleCheck.js";
 import { fromOuterBlock } from "../scripts/lib/outerBlock.js";
@@ -100,6 +101,14 @@ describe("size budget", () => {
   it(`minified ESP32 bundle stays within ${BUNDLE_BUDGET_BYTES} bytes (docs/firmware.md)`, () => {
     expect(builds.esp32!.bytes).toBeGreaterThan(1000); // a real firmware, not an empty file
     expect(builds.esp32!.bytes).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES);
+  });
+
+  it("the ESP32 bundle as Storage holds it stays within 32 KiB in either form (issue 28)", () => {
+    for (const version of ["2v06.63", "2v29"]) {
+      const sent = sentBytes(bundleForVersion(builds.esp32!.code, version).files);
+      expect(sent).toBeGreaterThan(1000);
+      expect(sent).toBeLessThanOrEqual(32 * 1024);
+    }
   });
 });
 
