@@ -3,9 +3,9 @@
  * (`.bootcde` last, bundleForm.ts) in acknowledged pieces (as large as the free memory the board
  * reported allows), then each file's CRC checked (consoleProtocol.ts has the text) and the other
  * form's files that this one replaces erased, over whatever transport the host hands in as
- * `exchange`: the page's Web Serial link and the Node upload's serial or tcp console alike. It stops at the first piece not acknowledged, or acknowledged `false`, and at
- * a CRC that differs, and reports how far it got; it never sends `load`, which is the caller's step
- * once this has succeeded.
+ * `exchange`: the page's Web Serial link and the Node upload's serial or tcp console alike. It stops
+ * at the first piece not acknowledged, or acknowledged `false`, and at a CRC that differs, and
+ * reports how far it got; it never sends `load`, which is the caller's step once this has succeeded.
  */
 import * as P from "./consoleProtocol";
 import type { Exchange } from "./consoleProtocol";
@@ -47,12 +47,20 @@ export async function writeBootFile(files: StorageFile[], exchange: Exchange, ac
       const want = P.bundleCrc(f.code);
       if (crc !== want) throw new Error(f.name + " on the board does not match the firmware (CRC " + crc + ", expected " + want + ")");
     }
-    const kept: string[] = [];
-    for (const name of stale) {
-      if (!(await exchange(P.eraseCommand(name), P.parseErased, ackMs, "erasing " + name))) kept.push(name);
-    }
-    return kept;
   } catch (e) {
     throw new UploadStopped(e, done);
   }
+  // The firmware is whole from here on: a file the board does not erase, or does not answer about,
+  // is reported, never a stopped upload.
+  const kept: string[] = [];
+  for (const name of stale) {
+    let gone = false;
+    try {
+      gone = await exchange(P.eraseCommand(name), P.parseErased, ackMs, "erasing " + name);
+    } catch {
+      gone = false;
+    }
+    if (!gone) kept.push(name);
+  }
+  return kept;
 }
