@@ -24,6 +24,9 @@ export const BODY_TEXT_MIN = 24;
 /** The function that reads a text back; the build never gives a name of this form (outerBlock.js). */
 export const BODY_TEXT_READER = "$$t";
 
+/** The one-character escapes of ES5 strings; any other escaped character stands for itself. */
+const SIMPLE_ESCAPES: { [k: string]: string } = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f", v: "\v", "0": "\0" };
+
 /** The value of a string token of ES5 (its quotes and escapes as terser writes them). */
 export function stringValue(raw: string): string {
   const body = raw.slice(1, -1);
@@ -44,8 +47,7 @@ export function stringValue(raw: string): string {
     } else if (e >= "1" && e <= "9") {
       throw new Error("an octal escape in the bundle: " + raw.slice(0, 40));
     } else {
-      const simple: { [k: string]: string } = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f", v: "\v", "0": "\0" };
-      out += simple.hasOwnProperty(e) ? simple[e] : e;
+      out += SIMPLE_ESCAPES.hasOwnProperty(e) ? SIMPLE_ESCAPES[e] : e;
     }
   }
   return out;

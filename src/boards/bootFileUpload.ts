@@ -54,12 +54,7 @@ export async function writeBootFile(files: StorageFile[], exchange: Exchange, ac
   // is reported, never a stopped upload.
   const kept: string[] = [];
   for (const name of stale) {
-    let gone = false;
-    try {
-      gone = await exchange(P.eraseCommand(name), P.parseErased, ackMs, "erasing " + name);
-    } catch {
-      gone = false;
-    }
+    const gone = await exchange(P.eraseCommand(name), P.parseErased, ackMs, "erasing " + name).catch(() => false);
     if (!gone) kept.push(name);
   }
   return kept;

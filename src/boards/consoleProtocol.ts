@@ -247,6 +247,11 @@ export function eraseCommand(name: string): string {
   return command("print('#pet-erased '+(function(s,n){s.erase(n);return s.read(n)===undefined})(require(\"Storage\")," + JSON.stringify(name) + "))");
 }
 
+/** What the upload says of a stale file the board kept (the firmware runs without it): the console line that removes it. */
+export function staleFileNote(name: string): string {
+  return "Storage still holds " + name + ", which this firmware no longer reads: require(\"Storage\").erase(" + JSON.stringify(name) + ") at the board's console removes it";
+}
+
 /** The erase command's answer: whether the file is gone (null for any other line). */
 export function parseErased(line: string): boolean | null {
   const m = /#pet-erased (true|false)/.exec(line);

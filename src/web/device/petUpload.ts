@@ -55,7 +55,7 @@ export async function uploadPet(c: UploadContext): Promise<void> {
       c.petGone();
       c.progress(0);
       const left = await writeBootFile(files, c.exchange, ACK_MS, (done) => c.progress(Math.round((100 * done) / bytes)), c.stale);
-      const leftNote = left.map((n) => "\nStorage still holds " + n + ", which this firmware no longer reads: require(\"Storage\").erase(" + JSON.stringify(n) + ") at the board's console removes it.").join("");
+      const leftNote = left.map((n) => "\n" + P.staleFileNote(n) + ".").join("");
       say(kept + "\nUploaded " + bytes + " bytes; starting the pet…" + leftNote);
       await c.send(P.loadCommand());
     });

@@ -30,9 +30,9 @@ export function wireUploadStep(h: UploadStepHooks): { upload(): Promise<void>; e
     if (!conn.isOpen() || uploading) return;
     uploading = true;
     button.disabled = true;
-    // The form this board's Espruino runs: one before 2v14 gets the function form (src/boards/bundleForm.ts).
-    const sent = bundleForVersion(h.code, conn.version());
     try {
+      // The form this board's Espruino runs: one before 2v14 gets the function form (src/boards/bundleForm.ts).
+      const sent = bundleForVersion(h.code, conn.version());
       await uploadPet({
         files: sent.files,
         stale: sent.stale,

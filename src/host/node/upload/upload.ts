@@ -70,8 +70,9 @@ ${BOOT_FILE}, which Espruino runs at every boot: the running pet saves and pause
 pieces the board acknowledges one by one (so a console without flow control, such as an ESP32's
 UART, is never overrun), its CRC is checked, then it is loaded and the pet must answer. An Espruino
 before 2v14 gets the bundle in its function form (its body in Storage ${BODY_FILE}, a short
-${BOOT_FILE} that runs it), and each file's CRC is checked. Only Storage is written: the pet's own
-flash region keeps the pet across uploads.
+${BOOT_FILE} that runs it), and each file's CRC is checked; once a board runs 2v14 or later, the
+upload erases the ${BODY_FILE} such a form left. Only Storage is written: the pet's own flash region
+keeps the pet across uploads.
 
 options:
   -p, --port P       the board's port: a serial device (/dev/ttyUSB0, COM3) or tcp://HOST:PORT;
@@ -235,7 +236,7 @@ export async function sendBundle(port: string, code: string, version: string, sa
       );
     }
     // The firmware is complete without it: the file only takes room in Storage.
-    for (const name of kept) say("note: Storage still holds " + name + ", which this firmware no longer reads; require(\"Storage\").erase(" + JSON.stringify(name) + ") at the board's console removes it");
+    for (const name of kept) say("note: " + P.staleFileNote(name));
     await con.send(P.loadCommand());
     let status: { found: boolean; status: Record<string, unknown> | null };
     try {
