@@ -15,6 +15,8 @@ export const Activity = {
 } as const;
 /** Lower-case names by value, for display and `pet-save decode --json` (`activityName`). */
 export const ACTIVITY_NAMES = ["idle", "wandering", "eating", "playing", "sleeping"];
+/** How many activities there are (ACTIVITY_NAMES.length, test/core-world-validation-odd-fields.test.ts holds them equal): a number the build writes in where it is used. */
+export const ACTIVITY_COUNT = 5;
 
 /** The pet's face. Values are stored in the payload; never renumber. */
 export const Expression = {
@@ -27,6 +29,8 @@ export const Expression = {
 } as const;
 /** Lower-case names by value (`expressionName`). */
 export const EXPRESSION_NAMES = ["neutral", "happy", "sleepy", "surprised", "grumpy", "curious"];
+/** How many expressions there are (EXPRESSION_NAMES.length). */
+export const EXPRESSION_COUNT = 6;
 
 /** A name is 1 to 31 bytes with no zero byte (the payload keeps 31 bytes for it). */
 export const NAME_MIN_BYTES = 1;

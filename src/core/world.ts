@@ -13,7 +13,7 @@
  * test/codec-time-away-agrees.test.ts. On the emulated ESP32 those calls and loadWorld's padding sum
  * were about 4 % of a restore, the margin of its target. Everything else calls these.
  */
-import { ACTIVITY_NAMES, Activity, EXPRESSION_NAMES, Expression, NAME_MAX_BYTES, NAME_MIN_BYTES, type World, type WorldStatus } from "./types";
+import { ACTIVITY_COUNT, Activity, EXPRESSION_COUNT, Expression, NAME_MAX_BYTES, NAME_MIN_BYTES, type World, type WorldStatus } from "./types";
 import { U64_ZERO } from "./u64";
 
 /**
@@ -59,42 +59,41 @@ export function createWorld(name: Uint8Array): World | null {
  * Checks a world in a fixed order and returns the first problem, or "ok".
  * The Core's invariants beyond the field ranges: both since stamps lie on or before the world clock.
  *
- * Every save runs this, so the checks are written for the interpreter, where each operation costs
- * as much as a function call does in Node: `x >>> 0 === x` holds exactly for the whole numbers
+ * Every save and export runs this, so it is written for the interpreter, which reads a function's
+ * text each time it runs it (docs/speed.md): `x >>> 0 === x` holds exactly for the whole numbers
  * 0 .. 2^32 - 1 (a string, a boolean, a fraction, NaN, a negative or a larger number comes back
- * different, strictly). For the u64 halves a BigInt or a Symbol, which `>>>` refuses with a throw,
- * is caught and judged the same way; the activity and the expression keep a typeof guard because
- * their refusals have statuses of their own.
+ * different, strictly), so no typeof guard is needed beside it; a field that is not an object reads
+ * as undefined halves, which fail it the same way. What `>>>` cannot convert (a BigInt, a Symbol,
+ * an object whose valueOf throws) and a missing u64 (null or undefined, whose halves cannot be read)
+ * throw instead: the catch, after the rest, names the first of the activity, the expression and the
+ * world that is not a number, so each keeps the status the order gives it.
  */
 export function validateWorld(world: World): WorldStatus {
   if (typeof world !== "object" || world === null) return "invalid-world";
-  const a = world.activity;
-  const e = world.expression;
-  if (typeof a !== "number" || a >>> 0 !== a || a >= ACTIVITY_NAMES.length) return "unknown-activity";
-  if (typeof e !== "number" || e >>> 0 !== e || e >= EXPRESSION_NAMES.length) return "unknown-expression";
-  // isValidName, written out.
-  const name = world.name;
-  if (!(name instanceof Uint8Array) || name.length < NAME_MIN_BYTES || name.length > NAME_MAX_BYTES) return "bad-name";
-  if (name.indexOf(0) >= 0) return "bad-name"; // native on Espruino: no loop step per byte
-  const c = world.elapsed;
-  const n = world.updateCount;
-  const as = world.activitySince;
-  const es = world.expressionSince;
-  if (!c || !n || !as || !es) return "invalid-world"; // any other non-object has no numeric halves
+  let a: unknown;
+  let e: unknown;
   try {
+    a = world.activity;
+    e = world.expression;
+    if ((a as number) >>> 0 !== a || (a as number) >= ACTIVITY_COUNT) return "unknown-activity";
+    if ((e as number) >>> 0 !== e || (e as number) >= EXPRESSION_COUNT) return "unknown-expression";
+    // isValidName, written out (indexOf is native on Espruino: no loop step per byte).
+    const name = world.name;
+    if (!(name instanceof Uint8Array) || name.length < NAME_MIN_BYTES || name.length > NAME_MAX_BYTES || name.indexOf(0) >= 0) return "bad-name";
+    const c = world.elapsed;
+    const n = world.updateCount;
+    const as = world.activitySince;
+    const es = world.expressionSince;
     if (
       c.hi >>> 0 !== c.hi || c.lo >>> 0 !== c.lo || n.hi >>> 0 !== n.hi || n.lo >>> 0 !== n.lo ||
       as.hi >>> 0 !== as.hi || as.lo >>> 0 !== as.lo || es.hi >>> 0 !== es.hi || es.lo >>> 0 !== es.lo
-    ) {
+    )
       return "invalid-world";
-    }
+    // sinceStampsWithin(world, c.hi, c.lo), written out: a since stamp after the clock (compared as hi, then lo).
+    return as.hi > c.hi || (as.hi === c.hi && as.lo > c.lo) || es.hi > c.hi || (es.hi === c.hi && es.lo > c.lo) ? "invalid-world" : "ok";
   } catch (err) {
-    return "invalid-world"; // a half `>>>` cannot convert (a BigInt, a Symbol)
+    return typeof a !== "number" ? "unknown-activity" : typeof e !== "number" ? "unknown-expression" : "invalid-world";
   }
-  // sinceStampsWithin(world, c.hi, c.lo), written out: a since stamp after the clock (compared as hi, then lo).
-  if (as.hi > c.hi || (as.hi === c.hi && as.lo > c.lo)) return "invalid-world";
-  if (es.hi > c.hi || (es.hi === c.hi && es.lo > c.lo)) return "invalid-world";
-  return "ok";
 }
 
 /** Copies every field of `src` into `dst` (the name bytes are copied, not shared). */
