@@ -7,6 +7,10 @@
 import { byteString } from "./bytes";
 import { isValidName } from "./world";
 
+// Defined in the device bundles (scripts/lib/build.js buildDefines): E.toString is there for sure.
+declare const ESPRUINO_BUILD: true | undefined;
+declare const E: { toString(bytes: Uint8Array): string | undefined };
+
 /** UTF-8 bytes of a JavaScript string (lone surrogates become U+FFFD). */
 export function utf8Encode(s: string): Uint8Array {
   const out: number[] = [];
@@ -141,8 +145,11 @@ export function nameForDisplay(bytes: Uint8Array): string {
   // 1.7 M x86 instructions for a three-letter name, against about 0.2 M; the boot shows two names).
   // (The pattern, any character outside a space to a tilde, is written here rather than kept: on
   // Espruino a regular expression kept from boot holds RAM for good, and this runs rarely.)
-  const raw = byteString(bytes);
-  if (!/[^ -~]/.test(raw)) return raw;
+  // On the device E.toString is called here itself: byteString's one use in the bundle, written in
+  // as a function made and called at every name shown, cost the chip more than the rest (docs/speed.md).
+  // E.toString answers undefined when it cannot make the string; the general path below then does.
+  const raw = typeof ESPRUINO_BUILD !== "undefined" ? E.toString(bytes) : byteString(bytes);
+  if (typeof raw === "string" && !/[^ -~]/.test(raw)) return raw;
   // LATIN_LETTERS: U+00C0..U+017F, one character each, in order. Written here, not kept, for the
   // same reason as the pattern above. Held to Unicode's decompositions by
   // test/core-name-utf8-and-validity.test.ts; the letters without one (Æ Ð Ø Þ ß Đ Ħ ı ĸ Ł ŉ Ŋ Œ Ŧ,
