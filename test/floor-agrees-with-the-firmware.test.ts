@@ -7,6 +7,8 @@
  * - its encode gives saveWorld's bytes, for any valid world and save stamp;
  * - its safe save writes exactly what saveWorld gives (and its mark) when validateWorld accepts the
  *   world and the slot is erased, and refuses and writes nothing otherwise;
+ * - its safe export gives saveWorld's bytes as hex when validateWorld accepts the world, and nothing
+ *   otherwise;
  * - its plain restore reads back what the codec decodes;
  * - its safe restore finds, on random regions (headers valid, erased, torn, cleared or random, with
  *   sequence numbers at the quick scan's edges; marks erased, committed or partly set; slots good,
@@ -48,6 +50,7 @@ interface Floor {
   restore(addr: number): (World & { savedAt: U64 }) | null;
   safeSave(w: World, addr: number): boolean;
   safeRestore(layout: RegionLayout, now: number): Restored | null;
+  safeExport(w: FloorWorld): string | null;
 }
 
 /** The floor loaded over `sim` as the interpreter would run it; `reads` gets every read's length. */
@@ -145,6 +148,44 @@ describe("the floor's save is the codec's", () => {
     // About 110 written and 190 refused in 300: both far above these.
     expect(written).toBeGreaterThan(50);
     expect(refused).toBeGreaterThan(80);
+  });
+
+  it("the safe export is saveWorld's bytes as hex when validateWorld accepts, and nothing otherwise", () => {
+    const { floor, maps } = loadFloor(new NorFlashSim({ size: 4096, pageSize: 4096 }));
+    const spoiled = fc.tuple(validWorld, fc.integer({ min: 0, max: 9 })).map(([w, how]): World => {
+      switch (how) {
+        case 0:
+          return { ...w, activity: 5 };
+        case 1:
+          return { ...w, expression: 6.5 };
+        case 2:
+          return { ...w, name: new Uint8Array([65, 0, 66]) };
+        case 3:
+          return w.elapsed.lo < 0xffffffff ? { ...w, expressionSince: { hi: w.elapsed.hi, lo: w.elapsed.lo + 1 } } : w;
+        case 4:
+          return { ...w, elapsed: { hi: 0, lo: 2 ** 32 } };
+        default:
+          return w;
+      }
+    });
+    let exported = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(spoiled, savedAtArb, (world, savedAt) => {
+        const hex = floor.safeExport({ ...world, savedAt });
+        if (validateWorld(world) !== "ok") {
+          refused++;
+          expect(hex).toBeNull();
+          return;
+        }
+        exported++;
+        expect(hex).toBe(Buffer.from(saveWorld(world, savedAt).bytes as Uint8Array).toString("hex"));
+      }),
+      { numRuns: 300 },
+    );
+    expect(exported).toBeGreaterThan(80);
+    expect(refused).toBeGreaterThan(50);
+    expect(maps.count).toBe(exported); // one native map an export, none for a refusal
   });
 
   it("the plain restore reads back what the codec decodes, and refuses a damaged checksum", () => {

@@ -29,12 +29,17 @@ export const OPS: BenchOp[] = [
     floor: "floorRestore",
     what: "safe floor: 16 sequence words, 1 header, the marks classified, 1 slot, every acceptance check (pet region, read only)",
   },
+  {
+    name: "safeFloorExport",
+    floor: "floorEncode",
+    what: "safe floor: the world checked as the safe save checks it, the floor's encode, the 84 bytes as hex through one E.mapInPlace",
+  },
   { name: "storageWrite", floor: "floorSave", what: "require(\"Storage\").write of an 84-byte file" },
   { name: "storageRead", floor: "floorRestore", what: "require(\"Storage\").readArrayBuffer of it" },
   { name: "petSave", floor: "floorSave", safe: "safeFloorSave", what: "pet.save() after an untimed pet.interact()" },
   { name: "petRestore", floor: "floorRestore", safe: "safeFloorRestore", what: "openPetStore(require(\"Flash\"), board.petRegion, board.petLayout).restore(wallMs)" },
   { name: "petStatus", floor: "floorEncode", what: "pet.status()" },
-  { name: "petExportHex", floor: "floorEncode", what: "pet.exportHex()" },
+  { name: "petExportHex", floor: "floorEncode", safe: "safeFloorExport", what: "pet.exportHex()" },
   { name: "petInteract", floor: null, what: "pet.interact()" },
   {
     name: "regionCheck",

@@ -86,6 +86,7 @@ const OPS: [string, string][] = [
   ["floorEncode", "floor: encode"],
   ["safeFloorSave", "safe floor: save"],
   ["safeFloorRestore", "safe floor: restore"],
+  ["safeFloorExport", "safe floor: export"],
   ["storageWrite", "`Storage.write` of 84 bytes"],
   ["storageRead", "`Storage.readArrayBuffer` of it"],
 ];

@@ -115,6 +115,24 @@
     return F.read(1, addr + 84)[0] === 0;
   }
 
+  // The safe floor's export: what pet.exportHex() must do, the least it can cost. The world checked
+  // as the safe save checks it (an export of a world the reader refuses would be a backup that does
+  // not load), encoded, and the 84 bytes as 168 lower-case hex digits through one native map.
+  var HEX_DIGITS = E.toUint8Array("0123456789abcdef");
+  function safeExport(w) {
+    var c = w.elapsed, n = w.updateCount, as = w.activitySince, es = w.expressionSince, nm = w.name;
+    if (
+      w.activity >>> 0 !== w.activity || w.activity >= 5 || w.expression >>> 0 !== w.expression || w.expression >= 6 ||
+      !(nm instanceof Uint8Array) || nm.length < 1 || nm.length > 31 || nm.indexOf(0) >= 0 ||
+      c.hi >>> 0 !== c.hi || c.lo >>> 0 !== c.lo || n.hi >>> 0 !== n.hi || n.lo >>> 0 !== n.lo ||
+      as.hi >>> 0 !== as.hi || as.lo >>> 0 !== as.lo || es.hi >>> 0 !== es.hi || es.lo >>> 0 !== es.lo ||
+      as.hi > c.hi || (as.hi === c.hi && as.lo > c.lo) || es.hi > c.hi || (es.hi === c.hi && es.lo > c.lo)
+    ) return null;
+    var digits = new Uint8Array(168);
+    E.mapInPlace(encode(w), digits, HEX_DIGITS, 4);
+    return E.toString(digits);
+  }
+
   // Restore, from the pet's own region (read only), as the firmware's store restores: every header in
   // one native map (24 bytes each), the sequence words picked out natively, the largest one's header
   // checked, that sector's marks classified natively, the newest committed slot read and checked by
@@ -319,6 +337,10 @@
     safeFloorRestore: function () {
       if (safeRestore(cfg.petLayout, wall) === null) throw new Error("safe floor restore found no save");
     },
+    safeFloorExport: function (i) {
+      W.updateCount.lo = i;
+      if (safeExport(W) === null) throw new Error("safe floor export refused its world");
+    },
     storageWrite: function (i) {
       payload[20] = i & 255;
       S.write("bench.dat", payload);
@@ -435,6 +457,8 @@
     // (The bundle shortens the world's other property names; these three keep theirs.)
     var w0 = r0.loaded.world;
     if (w0.updateCount.lo !== safe.world.updateCount.lo || w0.activity !== safe.world.activity || w0.expression !== safe.world.expression) return "safe floor restore and the firmware's disagree";
+    var ex = safeExport(W);
+    if (ex === null || ex.length !== 168 || ex.slice(0, 12) !== "504554530100") return "safe floor export gave " + ex;
     var hex = pet.exportHex();
     if (typeof hex !== "string" || hex.length < 168) return "pet.exportHex() gave " + hex;
     var r = benchRestore(wall);
@@ -447,5 +471,5 @@
     return cfg;
   };
   // For test/floor-agrees-with-the-firmware.test.ts.
-  global.benchFloor = { encode: encode, restore: restore, safeSave: safeSave, safeRestore: safeRestore };
+  global.benchFloor = { encode: encode, restore: restore, safeSave: safeSave, safeRestore: safeRestore, safeExport: safeExport };
 })();
