@@ -87,6 +87,26 @@ function loadFloor(sim: NorFlashSim): { floor: Floor; reads: number[]; maps: { c
 const u64 = fc.bigInt({ min: 0n, max: U64_MAX_BIG }).map(fromBig);
 const savedAtArb = fc.oneof(fc.constant({ hi: 0, lo: 0 }), u64, fc.integer({ min: 1, max: 2 ** 44 }).map((n) => fromBig(BigInt(n))));
 
+/** Worlds valid and not: an activity, expression or name out of range, a stamp past the clock, a half that is no u32. */
+const spoiled = fc.tuple(validWorld, fc.integer({ min: 0, max: 11 })).map(([w, how]): World => {
+  switch (how) {
+    case 0:
+      return { ...w, activity: 5 };
+    case 1:
+      return { ...w, expression: 6.5 };
+    case 2:
+      return { ...w, name: new Uint8Array(32).fill(65) };
+    case 3:
+      return { ...w, name: new Uint8Array([65, 0, 66]) };
+    case 4:
+      return w.elapsed.lo < 0xffffffff ? { ...w, activitySince: { hi: w.elapsed.hi, lo: w.elapsed.lo + 1 } } : w;
+    case 5:
+      return { ...w, updateCount: { hi: -1, lo: 0 } };
+    default:
+      return w;
+  }
+});
+
 function same(a: World, b: World): void {
   expect({ ...a, name: Array.from(a.name) }).toEqual({ ...b, name: Array.from(b.name) });
 }
@@ -104,25 +124,6 @@ describe("the floor's save is the codec's", () => {
   });
 
   it("the safe save writes saveWorld's bytes and its mark when validateWorld accepts, and nothing otherwise", () => {
-    // Worlds valid and not: an activity, expression or name out of range, a stamp past the clock, a half that is no u32.
-    const spoiled = fc.tuple(validWorld, fc.integer({ min: 0, max: 11 })).map(([w, how]): World => {
-      switch (how) {
-        case 0:
-          return { ...w, activity: 5 };
-        case 1:
-          return { ...w, expression: 6.5 };
-        case 2:
-          return { ...w, name: new Uint8Array(32).fill(65) };
-        case 3:
-          return { ...w, name: new Uint8Array([65, 0, 66]) };
-        case 4:
-          return w.elapsed.lo < 0xffffffff ? { ...w, activitySince: { hi: w.elapsed.hi, lo: w.elapsed.lo + 1 } } : w;
-        case 5:
-          return { ...w, updateCount: { hi: -1, lo: 0 } };
-        default:
-          return w;
-      }
-    });
     let written = 0;
     let refused = 0;
     fc.assert(
@@ -152,22 +153,6 @@ describe("the floor's save is the codec's", () => {
 
   it("the safe export is saveWorld's bytes as hex when validateWorld accepts, and nothing otherwise", () => {
     const { floor, maps } = loadFloor(new NorFlashSim({ size: 4096, pageSize: 4096 }));
-    const spoiled = fc.tuple(validWorld, fc.integer({ min: 0, max: 9 })).map(([w, how]): World => {
-      switch (how) {
-        case 0:
-          return { ...w, activity: 5 };
-        case 1:
-          return { ...w, expression: 6.5 };
-        case 2:
-          return { ...w, name: new Uint8Array([65, 0, 66]) };
-        case 3:
-          return w.elapsed.lo < 0xffffffff ? { ...w, expressionSince: { hi: w.elapsed.hi, lo: w.elapsed.lo + 1 } } : w;
-        case 4:
-          return { ...w, elapsed: { hi: 0, lo: 2 ** 32 } };
-        default:
-          return w;
-      }
-    });
     let exported = 0;
     let refused = 0;
     fc.assert(

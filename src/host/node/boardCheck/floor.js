@@ -120,6 +120,8 @@
   // not load), encoded, and the 84 bytes as 168 lower-case hex digits through one native map.
   var HEX_DIGITS = E.toUint8Array("0123456789abcdef");
   function safeExport(w) {
+    // safeSave's check, written again: each floor operation is one function with no helper calls,
+    // so that what it costs is its own work (floor-agrees holds both checks to validateWorld).
     var c = w.elapsed, n = w.updateCount, as = w.activitySince, es = w.expressionSince, nm = w.name;
     if (
       w.activity >>> 0 !== w.activity || w.activity >= 5 || w.expression >>> 0 !== w.expression || w.expression >= 6 ||
