@@ -65,8 +65,9 @@ export function createWorld(name: Uint8Array): World | null {
  * different, strictly), so no typeof guard is needed beside it; a field that is not an object reads
  * as undefined halves, which fail it the same way. What `>>>` cannot convert (a BigInt, a Symbol,
  * an object whose valueOf throws) and a missing u64 (null or undefined, whose halves cannot be read)
- * throw instead: the catch, after the rest, names the first of the activity, the expression and the
- * world that is not a number, so each keeps the status the order gives it.
+ * throw instead. The catch, after the rest, answers unknown-activity when the activity is not a
+ * number, else unknown-expression when the expression is not, else invalid-world: the statuses the
+ * fixed order gives (test/core-world-validation-odd-fields.test.ts).
  */
 export function validateWorld(world: World): WorldStatus {
   if (typeof world !== "object" || world === null) return "invalid-world";
