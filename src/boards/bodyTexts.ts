@@ -17,7 +17,7 @@
  * literal used as an object's key, one with a character above 255 (Storage holds bytes) and one
  * holding the comment's end.
  */
-import type { Token } from "./pretokenise";
+import { es5Tokens, joinPretokenised, type Token } from "./pretokenise";
 
 /** The shortest text kept out of the code. */
 export const BODY_TEXT_MIN = 24;
@@ -67,6 +67,9 @@ function fitsComment(text: string): boolean {
   return true;
 }
 
+/** Where the texts start in the body file: right after the comment's opening. */
+const TEXTS_AT = "/*".length;
+
 /** The reader's definition, for the body in Storage file `file`: the text of `length` bytes from `offset`. */
 export function bodyTextReader(file: string): string {
   return "function " + BODY_TEXT_READER + "(o,l){return require(\"Storage\").read(" + JSON.stringify(file) + ",o,l)}";
@@ -104,4 +107,14 @@ export function textsOutOfCode(tokens: readonly Token[], at: number): { tokens: 
     );
   }
   return { tokens: out, texts };
+}
+
+/**
+ * The body file Storage file `file` holds for `code`, pretokenised: its long literals in the comment
+ * it begins with and the reader's definition ahead of the code, or just the code when it has none.
+ */
+export function bodyFileWithTexts(code: string, file: string): string {
+  const { tokens, texts } = textsOutOfCode(es5Tokens(code), TEXTS_AT);
+  if (texts === "") return joinPretokenised(tokens);
+  return "/*" + texts + "*/" + joinPretokenised(es5Tokens(bodyTextReader(file)).concat(tokens));
 }

@@ -48,8 +48,8 @@
  */
 import { versionAtLeast, versionParts } from "./boardFit";
 import { BOOT_FILE } from "./consoleProtocol";
-import { es5Tokens, joinPretokenised, pretokenise } from "./pretokenise";
-import { bodyTextReader, textsOutOfCode } from "./bodyTexts";
+import { pretokenise } from "./pretokenise";
+import { bodyFileWithTexts } from "./bodyTexts";
 
 /** The first Espruino that scopes `let` to its block, and so runs the block form. */
 export const BLOCK_SCOPE_SINCE = "2v14";
@@ -111,8 +111,7 @@ export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE):
   const text = blockBundle.replace(/\s+$/, "");
   if (!text.startsWith("{let ") || !text.endsWith("}")) throw new Error("the firmware bundle is not one outer block of lets, so it has no function form");
   // Long literals out of the code, into a comment the file begins with (bodyTexts.ts).
-  const { tokens, texts } = textsOutOfCode(es5Tokens(FUNCTION_FORM_PRELUDE + text.slice(1, -1)), 2);
-  const body = texts === "" ? joinPretokenised(tokens) : "/*" + texts + "*/" + joinPretokenised(es5Tokens(bodyTextReader(bodyFile)).concat(tokens));
+  const body = bodyFileWithTexts(FUNCTION_FORM_PRELUDE + text.slice(1, -1), bodyFile);
   const file = JSON.stringify(bodyFile);
   const missing = JSON.stringify("pet: Storage has no " + bodyFile + ", the firmware's body: upload the pet again");
   const head =
