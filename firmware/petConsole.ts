@@ -148,6 +148,7 @@ export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
       }
     },
     rename: function (name: string) {
+      "rarely called";
       try {
         const bytes = typedName(s, name);
         return bytes === null ? "bad-name" : s.rename_(bytes);
@@ -156,6 +157,7 @@ export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
       }
     },
     hatch: function (name?: string) {
+      "rarely called";
       try {
         const bytes = name === undefined ? s.defaultName_ : typedName(s, name);
         return bytes === null ? "bad-name" : s.hatch_(bytes);
@@ -172,6 +174,7 @@ export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
       }
     },
     importHex: function (hex: string) {
+      "rarely called";
       try {
         return importHex(s, hex);
       } catch (e) {
@@ -179,6 +182,7 @@ export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
       }
     },
     checkSave: function () {
+      "rarely called";
       try {
         const found = s.readNewest_();
         if (found === null) return s.storageStatus_();

@@ -392,12 +392,14 @@ export class RunningPet {
 
   /** A new pet with these name bytes, written at once. */
   hatch_(name: Uint8Array): string {
+    "rarely called";
     this.adoptWorld_(createWorld(name) as World, U64_ZERO, "replaced");
     return this.saveAndReport_();
   }
 
   /** A world the owner imported (already loaded by the codec), written at once. */
   importWorld_(loaded: LoadResult): string {
+    "rarely called";
     this.adoptWorld_(loaded.world as World, loaded.savedAt, "replaced");
     this.print_("imported " + nameForDisplay(this.world_.name) + ", updates " + u64ToDecimal(this.world_.updateCount));
     return this.saveAndReport_();
@@ -405,6 +407,7 @@ export class RunningPet {
 
   /** Renames the pet and writes it; refused while saving is paused (the pet is a stand-in then). */
   rename_(name: Uint8Array): string {
+    "rarely called";
     this.settle_();
     this.idleEnd_ = 0;
     if (this.pausedReason_ !== "") {
@@ -561,6 +564,7 @@ export class RunningPet {
 
   /** Adds the absence a boot without a wall clock could not, once the clock is known (see clock.ts). */
   private payOwedAbsence_(): void {
+    "rarely called";
     const wall = this.wallNow_();
     if (wall === 0) return; // still unknown: keep waiting
     const away = lateAbsenceMs(this.owedAbsenceSince_, wall, this.uptime_);
@@ -578,6 +582,7 @@ export class RunningPet {
    * running meanwhile; with a wall clock the restore's own absence rule already covers it.
    */
   private retryRestore_(): void {
+    "rarely called";
     if (this.store_ === null || this.uptime_ - this.lastRestoreTry_ < RESTORE_RETRY_MS) return;
     this.lastRestoreTry_ = this.uptime_;
     const ranFor = this.uptime_;
@@ -593,6 +598,7 @@ export class RunningPet {
 
   /** Stops saving (see pausedReason) and returns the boot line that says so. */
   private pauseSaving_(why: string): string {
+    "rarely called";
     this.settle_();
     this.idleEnd_ = 0;
     this.pausedReason_ = why;

@@ -5,6 +5,7 @@
  * `--for-version 2v06` the bundle in its function form. The text is replayed here against a fake
  * Storage to prove it, without any board.
  */
+import { blockFormCode } from "../src/boards/bundleForm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +13,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import { BODY_FILE, functionForm } from "../src/boards/bundleForm";
-import { pretokenise } from "../src/boards/pretokenise";
 
 const ROOT = join(__dirname, "..");
 let dir = "";
@@ -99,14 +99,14 @@ describe("upload --dry-run", () => {
     const r = replay(sent);
     expect(bundle.length).toBeGreaterThan(1000);
     expect(Object.keys(r.files)).toEqual([".bootcde"]);
-    expect(r.files[".bootcde"]).toBe(pretokenise(bundle));
+    expect(r.files[".bootcde"]).toBe(blockFormCode(bundle));
     // The token bytes travel as base64: nothing on the console line is above 0x7e.
     expect(/^[\x00-\x7e]*$/.test(sent)).toBe(true);
   });
 
   it("creates the file once at its full size, then appends", () => {
     const r = replay(sent);
-    expect(r.writes[0]).toEqual({ name: ".bootcde", offset: 0, size: pretokenise(bundle).length });
+    expect(r.writes[0]).toEqual({ name: ".bootcde", offset: 0, size: blockFormCode(bundle).length });
     for (const w of r.writes.slice(1)) expect(w.size).toBeUndefined();
   });
 
@@ -125,7 +125,7 @@ describe("upload --dry-run", () => {
   it("erases the body a function form left (a board whose Espruino moved up from 2v06), after the CRC and before the load", () => {
     const r = replay(sent, { [BODY_FILE]: "old body", ".bootcde": "old head" });
     expect(Object.keys(r.files)).toEqual([".bootcde"]);
-    expect(r.files[".bootcde"]).toBe(pretokenise(bundle));
+    expect(r.files[".bootcde"]).toBe(blockFormCode(bundle));
     const erase = sent.indexOf("#pet-erased");
     expect(erase).toBeGreaterThan(sent.lastIndexOf("#pet-crc"));
     expect(erase).toBeLessThan(sent.indexOf('load(".bootcde")'));

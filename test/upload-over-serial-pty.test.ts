@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pretokenise } from "../src/boards/pretokenise";
+import { blockFormCode } from "../src/boards/bundleForm";
 import { portList, replayUpload, runNode, startFakeBoard, TINY_ENTRY, type FakeBoard } from "./serial-fake-board";
 
 const dir = mkdtempSync(join(tmpdir(), "pet-upload-pty-"));
@@ -39,7 +39,7 @@ describe("the upload over a pty to a scripted Espruino console", () => {
     const bundle = readFileSync(join(dir, "firmware.js"), "latin1");
     expect(bundle.length).toBeGreaterThan(1000);
     expect(Object.keys(replay.files)).toEqual([".bootcde"]);
-    expect(replay.files[".bootcde"]).toBe(pretokenise(bundle));
+    expect(replay.files[".bootcde"]).toBe(blockFormCode(bundle));
     expect(replay.loads).toEqual([".bootcde"]);
     expect(run.out).toMatch(/uploaded; the board restarted from \.bootcde and the pet answers: Pip, updates 0, storage ok/);
     // The pet was paused before the first piece, and the load came only after the CRC was asked.
@@ -60,7 +60,7 @@ describe("the upload over a pty to a scripted Espruino console", () => {
     const last = steps[steps.length - 1]!;
     expect(last.pct).toBe(100);
     expect(last.sent).toBe(last.total);
-    expect(last.total).toBe(pretokenise(readFileSync(join(dir, "firmware.js"), "latin1")).length);
+    expect(last.total).toBe(blockFormCode(readFileSync(join(dir, "firmware.js"), "latin1")).length);
   });
 });
 

@@ -8,6 +8,7 @@
  * restores through the codec; copies the pet between the board and the simulator both ways; and
  * stops cleanly (no restart of a half-written file) when the connection is cut mid-upload.
  */
+import { blockFormCode } from "../src/boards/bundleForm";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +22,6 @@ import { hexToBytes } from "../src/core/hex";
 import { loadWorld } from "../src/save/codec";
 import { nameToString } from "../src/core/name";
 import { BODY_FILE, functionForm } from "../src/boards/bundleForm";
-import { pretokenise } from "../src/boards/pretokenise";
 
 const golden = (name: string): string => fileURLToPath(new URL("./golden/" + name, import.meta.url));
 const MINIMAL_HEX = readFileSync(golden("valid-minimal.hex"), "utf8").trim();
@@ -124,8 +124,8 @@ describe("web device tab", () => {
     expect(await page.getAttribute("#dev-progress", "value")).toBe("100");
     const state = await fake(page);
     // What the upload sends: the bundle pretokenised (src/boards/pretokenise.ts).
-    expect(state.files[".bootcde"]).toBe(pretokenise(esp32Bundle));
-    expect(state.writes).toBe(Math.ceil(pretokenise(esp32Bundle).length / 1024));
+    expect(state.files[".bootcde"]).toBe(blockFormCode(esp32Bundle));
+    expect(state.writes).toBe(Math.ceil(blockFormCode(esp32Bundle).length / 1024));
     expect(state.loads).toBe(1);
     // The old body is erased, after the new .bootcde is written and checked and before the load.
     expect(Object.keys(state.files)).toEqual([".bootcde"]);
@@ -280,7 +280,7 @@ describe("web device tab", () => {
     await page.click("#dev-upload");
     await page.waitForSelector("#dev-info[data-upload=failed]");
     const text = await info(page);
-    expect(text).toContain("Upload stopped at byte 3072 of " + pretokenise(esp32Bundle).length);
+    expect(text).toContain("Upload stopped at byte 3072 of " + blockFormCode(esp32Bundle).length);
     expect(text).toContain("save is untouched");
     const state = await fake(page);
     expect(state.loads).toBe(0);

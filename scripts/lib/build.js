@@ -245,7 +245,8 @@ export const BUNDLE_ONLY_PROPERTIES = [
 
 export const TERSER_OPTIONS = {
   ecma: 5,
-  compress: { hoist_funs: true, hoist_vars: true, passes: 2 },
+  // directives: false keeps the "rarely called" directive for rareFunctions.js (terser would drop it).
+  compress: { hoist_funs: true, hoist_vars: true, passes: 2, directives: false },
   mangle: { properties: { regex: new RegExp("_$|^(?:" + BUNDLE_ONLY_PROPERTIES.join("|") + ")$") } },
   format: { ascii_only: true, comments: false },
 };
@@ -367,7 +368,7 @@ async function buildUncached(entry, profile, shared, defines) {
   const minifier = startMinifier();
   let bundle = null;
   try {
-    const [{ rollup }, { default: ts }, { default: typescript }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }] = await Promise.all([
+    const [{ rollup }, { default: ts }, { default: typescript }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }, { rareFunctionsPlugin }] = await Promise.all([
       import("rollup"),
       import("typescript"),
       import("@rollup/plugin-typescript"),
@@ -375,6 +376,7 @@ async function buildUncached(entry, profile, shared, defines) {
       import("./hoist.js"),
       import("./outerBlock.js"),
       import("./unwrapClasses.js"),
+      import("./rareFunctions.js"),
     ]);
     const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), await deviceStorageCheck(profile));
     bundle = await rollup(rollupInput(typescript, ts, entry, tsconfig, embedded, warnings));
@@ -382,7 +384,7 @@ async function buildUncached(entry, profile, shared, defines) {
     const unminified = (await bundle.generate(output)).output[0].code;
     let minifying = () => undefined;
     const sent = new Promise((resolve) => (minifying = resolve));
-    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded, defines), minifying), espruinoHoistPlugin(), outerBlockPlugin()];
+    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded, defines), minifying), espruinoHoistPlugin(), outerBlockPlugin(), rareFunctionsPlugin()];
     const minified = bundle.generate({ ...output, plugins });
     // Once terser has the code (or the generation failed before it), check the types meanwhile.
     await Promise.race([sent, minified.catch(() => undefined)]);

@@ -110,11 +110,11 @@ export function textsOutOfCode(tokens: readonly Token[], at: number): { tokens: 
 }
 
 /**
- * The body file Storage file `file` holds for `code`, pretokenised: its long literals in the comment
+ * The body file Storage file `file` holds for `code` (text, or its tokens), pretokenised: its long literals in the comment
  * it begins with and the reader's definition ahead of the code, or just the code when it has none.
  */
-export function bodyFileWithTexts(code: string, file: string): string {
-  const { tokens, texts } = textsOutOfCode(es5Tokens(code), TEXTS_AT);
+export function bodyFileWithTexts(code: string | readonly Token[], file: string): string {
+  const { tokens, texts } = textsOutOfCode(typeof code === "string" ? es5Tokens(code) : code, TEXTS_AT);
   if (texts === "") return joinPretokenised(tokens);
   return "/*" + texts + "*/" + joinPretokenised(es5Tokens(bodyTextReader(file)).concat(tokens));
 }

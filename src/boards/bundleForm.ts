@@ -48,7 +48,8 @@
  */
 import { versionAtLeast, versionParts } from "./boardFit";
 import { BOOT_FILE } from "./consoleProtocol";
-import { pretokenise } from "./pretokenise";
+import { es5Tokens, joinPretokenised } from "./pretokenise";
+import { rareFunctionsAsStandIns, withoutRareMarks } from "./rareFunctions";
 import { bodyFileWithTexts } from "./bodyTexts";
 
 /** The first Espruino that scopes `let` to its block, and so runs the block form. */
@@ -111,7 +112,8 @@ export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE):
   const text = blockBundle.replace(/\s+$/, "");
   if (!text.startsWith("{let ") || !text.endsWith("}")) throw new Error("the firmware bundle is not one outer block of lets, so it has no function form");
   // Long literals out of the code, into a comment the file begins with (bodyTexts.ts).
-  const body = bodyFileWithTexts(FUNCTION_FORM_PRELUDE + text.slice(1, -1), bodyFile);
+  // Rarely called functions made only when called, their texts beside the others (rareFunctions.ts).
+  const body = bodyFileWithTexts(rareFunctionsAsStandIns(es5Tokens(FUNCTION_FORM_PRELUDE + text.slice(1, -1))), bodyFile);
   const file = JSON.stringify(bodyFile);
   const missing = JSON.stringify("pet: Storage has no " + bodyFile + ", the firmware's body: upload the pet again");
   const head =
@@ -126,7 +128,12 @@ export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE):
  */
 export function bundleForVersion(blockBundle: string, version: string, runFile: string = BOOT_FILE, bodyFile: string = BODY_FILE): SentBundle {
   const form = bundleFormFor(version);
-  if (form === "block") return { form, files: [{ name: runFile, code: pretokenise(blockBundle) }], stale: [bodyFile] };
+  if (form === "block") return { form, files: [{ name: runFile, code: blockFormCode(blockBundle) }], stale: [bodyFile] };
   const f = functionForm(blockBundle, bodyFile);
   return { form, files: [f.body, { name: runFile, code: f.head }], stale: [] };
+}
+
+/** The block form's code: the bundle pretokenised, its rarely called functions' markers dropped (rareFunctions.ts). */
+export function blockFormCode(blockBundle: string): string {
+  return joinPretokenised(withoutRareMarks(es5Tokens(blockBundle)));
 }

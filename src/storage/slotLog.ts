@@ -317,6 +317,7 @@ export class SlotLog {
    * or when an older sector is needed. The headers are judged word by word (headerSeqAt).
    */
   private scanHeaders_(bytes: Uint8Array): HeaderScan {
+    "rarely called";
     const l = this.layout;
     const dv = new DataView(bytes.buffer);
     const order: number[] = [];
@@ -502,6 +503,7 @@ export class SlotLog {
    * the writer unsure of the flash.
    */
   private findPosition_(): FlashStatus {
+    "rarely called";
     this.weakMarks_ = [];
     let scan = this.scan_();
     if (scan.status !== "ok") return scan.status;
@@ -534,6 +536,7 @@ export class SlotLog {
 
   /** One read as a status and the bytes, for the rare paths (the save's common path calls the flash inline). */
   private read_(length: number, address: number): { status: FlashStatus; bytes: Uint8Array | null } {
+    "rarely called";
     try {
       return { status: "ok", bytes: this.dev_.read(length, address) };
     } catch (e) {
@@ -543,12 +546,14 @@ export class SlotLog {
 
   /** One byte of the flash, or -1 when the read fails. */
   private readByte_(address: number): number {
+    "rarely called";
     const r = this.read_(1, address);
     return r.bytes === null ? -1 : (r.bytes[0] as number);
   }
 
   /** One write: "ok" or the failure status. */
   private write_(data: Uint8Array, address: number): FlashStatus {
+    "rarely called";
     try {
       this.dev_.write(data, address);
       return "ok";
@@ -559,6 +564,7 @@ export class SlotLog {
 
   /** One page erase: "ok" or the failure status. */
   private erase_(address: number): FlashStatus {
+    "rarely called";
     try {
       this.dev_.erasePage(address);
       return "ok";
@@ -573,6 +579,7 @@ export class SlotLog {
    * does not (the caller decides what that means), else the flash failure.
    */
   private programHeader_(sector: number, seq: number, what: string): LogResult {
+    "rarely called";
     const header = encodeHeader(this.layout, seq);
     const base = this.layout.address + sector * this.layout.sectorSize;
     const w = this.write_(header, base);
@@ -589,6 +596,7 @@ export class SlotLog {
    * it set whatever lands.
    */
   private strengthen_(): LogResult {
+    "rarely called";
     const weak = this.weakMarks_;
     while (weak.length > 0) {
       const w = this.write_(MARK_BYTES, weak[weak.length - 1] as number);
@@ -607,6 +615,7 @@ export class SlotLog {
    * sequence words too could leave s = 0 next to an intact magic, and an erased ~s completes that.)
    */
   private clearMagic_(target: number): LogResult {
+    "rarely called";
     const l = this.layout;
     if (this.protectedSector_ < 0) return STEP_OK;
     const base = l.address + target * l.sectorSize;
@@ -630,6 +639,7 @@ export class SlotLog {
    * only slots of saves that never committed).
    */
   private openSector_(): LogResult {
+    "rarely called";
     const l = this.layout;
     let target = 0;
     if (this.newest_ >= 0) {
@@ -666,6 +676,7 @@ export class SlotLog {
    * after that is a failure (verify-failed): any other value already commits the slot.
    */
   private commitRest_(markAt: number, mw: FlashStatus, v: number): LogResult {
+    "rarely called";
     for (let tries = 1; ; tries++) {
       if (tries > 1) {
         mw = this.write_(MARK_BYTES, markAt);
@@ -687,6 +698,7 @@ export class SlotLog {
    * slot (any cleared bit counts). After any failure the next save reads the position again.
    */
   private commitFailed_(mw: FlashStatus, v: number): LogResult {
+    "rarely called";
     if (mw === "ok" && v >= 0 && v !== ERASED) return STEP_OK;
     this.forget_();
     if (v < 0) return fail("commit-unknown", "reading back the commit mark failed" + MAY_BE_NEWEST, mw === "ok" ? "read-failed" : mw);
@@ -787,16 +799,19 @@ export class SlotLog {
   }
 
   private payloadWriteFailed_(e: unknown): LogResult {
+    "rarely called";
     const w = thrownStatus(e, "write-failed");
     return fail("write-failed", "writing the payload failed (" + w + ")", w);
   }
 
   private badLength_(): LogResult {
+    "rarely called";
     return fail("bad-length", "a payload must be exactly " + this.layout.payloadLength + " bytes", "ok");
   }
 
   /** Before the first write after a boot or a failure: the position read from the flash, then I5. */
   private prepare_(): LogResult {
+    "rarely called";
     if (!this.known_) {
       const s = this.findPosition_();
       if (s !== "ok") return fail("read-failed", "could not read the log before saving (" + s + ")", s);
@@ -811,6 +826,7 @@ export class SlotLog {
    * error the flash reported ends the save.
    */
   private openForSave_(progress: { erased: boolean; opens: number }): LogResult {
+    "rarely called";
     if (progress.opens >= 2) return fail("verify-failed", "no usable slot after erasing two sectors", "ok");
     progress.opens++;
     progress.erased = true;
@@ -827,6 +843,7 @@ export class SlotLog {
    * a new sector (RETRY with the newest sector used up).
    */
   private refreshNewestHeader_(): LogResult {
+    "rarely called";
     const programmed = this.programHeader_(this.newest_, this.newestSeq_, "programming the header of sector " + this.newest_ + " again");
     if (programmed === STEP_OK) {
       this.refreshHeader_ = false;

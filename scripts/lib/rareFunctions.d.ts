@@ -1,0 +1,4 @@
+export const RARE_DIRECTIVE: string;
+export const RARE_MARK: string;
+export function markRareFunctions(code: string): string;
+export function rareFunctionsPlugin(): { name: string; renderChunk(code: string): { code: string; map: null } };

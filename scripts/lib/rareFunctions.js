@@ -1,0 +1,150 @@
+/**
+ * Functions the source marks as rarely called, made ready for the function form to keep their text
+ * out of the boot (src/boards/rareFunctions.ts, ADR 0012).
+ *
+ * A function whose body begins with the directive RARE_DIRECTIVE ("rarely called") is one that no
+ * boot which restores a save and no loop step or save of a healthy log calls: a failure's path, the
+ * opening of a new sector, a console command such as pet.rename(). On Espruino before 2v14 (the
+ * function form) such a function costs the boot its whole text, read to define it; kept in the body
+ * file's comment instead, it costs the boot a fifth of that, and the call that needs it pays for
+ * reading it then.
+ *
+ * Espruino 2v06's eval runs in the global scope only, so the text the function form evaluates cannot
+ * see the bundle's names. This pass writes into the directive the names of the enclosing scopes the
+ * function reads (its free names), "$$L:a,b,c", and the function form hands them over as arguments
+ * when it makes the function. That is only the same function when each of those names holds the
+ * same value whenever the function can run: the pass refuses (throws) a name assigned more than once
+ * (one declaration with a value, or one assignment after a bare `let`), a marked function nested in
+ * another, one with a name of its own, and one that uses `arguments` or a name the hand-over itself
+ * needs. Runs after terser (whose `directives: false` keeps the directive) and outerBlock.js, on the
+ * final text.
+ */
+import { parse } from "acorn";
+
+/** What the source writes first in a rarely called function's body. */
+export const RARE_DIRECTIVE = "rarely called";
+/** What the directive becomes, followed by the function's free names, comma-separated. */
+export const RARE_MARK = "$$L:";
+
+/** Names each scope node (the outer block, a function) declares for itself, without nested functions'. */
+function declaredIn(node) {
+  const out = new Set();
+  if (node.type !== "BlockStatement") {
+    for (const p of node.params) out.add(p.name);
+    if (node.type === "FunctionExpression" && node.id) out.add(node.id.name);
+  }
+  (function visit(x, top) {
+    if (!x || typeof x.type !== "string") return;
+    if (!top && (x.type === "FunctionExpression" || x.type === "FunctionDeclaration")) {
+      if (x.type === "FunctionDeclaration") out.add(x.id.name);
+      return;
+    }
+    if (x.type === "VariableDeclarator") out.add(x.id.name);
+    if (x.type === "CatchClause" && x.param) out.add(x.param.name);
+    for (const k of Object.keys(x)) {
+      const v = x[k];
+      if (Array.isArray(v)) for (const c of v) visit(c, false);
+      else if (v && typeof v.type === "string") visit(v, false);
+    }
+  })(node.type === "BlockStatement" ? node : node.body, true);
+  return out;
+}
+
+const isScope = (x) => x.type === "FunctionExpression" || x.type === "FunctionDeclaration";
+
+/** Calls `each(node, scopes, parent)` for every node under `root`; `scopes` is innermost last, each { node, names }. */
+function walkScoped(root, scopes, each, parent = null) {
+  if (!root || typeof root.type !== "string") return;
+  const inner = isScope(root) ? scopes.concat([{ node: root, names: declaredIn(root) }]) : scopes;
+  each(root, inner, parent);
+  for (const k of Object.keys(root)) {
+    if (k === "property" && root.type === "MemberExpression" && !root.computed) continue;
+    if (k === "key" && root.type === "Property" && !root.computed) continue;
+    const v = root[k];
+    if (Array.isArray(v)) for (const c of v) walkScoped(c, inner, each, root);
+    else if (v && typeof v.type === "string") walkScoped(v, inner, each, root);
+  }
+}
+
+/** The scope entry that `name` resolves to from `scopes` (innermost last), or null for a global. */
+function resolve(scopes, name) {
+  for (let i = scopes.length - 1; i >= 0; i--) if (scopes[i].names.has(name)) return scopes[i];
+  return null;
+}
+
+/**
+ * The marker's literal node when `fn` is marked, else null: the directive, which hoist.js may have
+ * put behind the function's hoisted `var` (so no longer a directive to a parser, only a string).
+ */
+function rareDirective(fn) {
+  for (const st of fn.body.body) {
+    if (st.type === "VariableDeclaration" || st.type === "EmptyStatement") continue;
+    const e = st.type === "ExpressionStatement" ? st.expression : null;
+    return e !== null && e.type === "Literal" && e.value === RARE_DIRECTIVE ? e : null;
+  }
+  return null;
+}
+
+/**
+ * `code` (the bundle as one outer block, `{let ...}`) with every RARE_DIRECTIVE rewritten as
+ * RARE_MARK and the function's free names. Throws when a marked function cannot be handed its names
+ * safely (above).
+ */
+export function markRareFunctions(code) {
+  if (code.indexOf(RARE_DIRECTIVE) < 0) return code;
+  const ast = parse(code, { ecmaVersion: 2015, sourceType: "script" });
+  const block = ast.body[0];
+  if (!block || block.type !== "BlockStatement") throw new Error("rarely called functions: the bundle is not one outer block");
+  const top = { node: block, names: declaredIn(block) };
+  // Every assignment, counted per declaring scope and name (a declaration with a value counts one).
+  const assigned = new Map();
+  const count = (scope, name) => {
+    if (scope === null) return;
+    const key = scope.names;
+    if (!assigned.has(key)) assigned.set(key, new Map());
+    const m = assigned.get(key);
+    m.set(name, (m.get(name) || 0) + 1);
+  };
+  const marked = [];
+  walkScoped(block, [top], (node, scopes) => {
+    if (node.type === "VariableDeclarator" && node.init) count(resolve(scopes, node.id.name), node.id.name);
+    if (node.type === "AssignmentExpression" && node.left.type === "Identifier") count(resolve(scopes, node.left.name), node.left.name);
+    if (node.type === "UpdateExpression" && node.argument.type === "Identifier") count(resolve(scopes, node.argument.name), node.argument.name);
+    if (isScope(node) && rareDirective(node) !== null) marked.push({ fn: node, outer: scopes.slice(0, -1) });
+  });
+  const edits = [];
+  for (const { fn, outer } of marked) {
+    const where = "rarely called function at character " + fn.start;
+    if (fn.id) throw new Error(where + " has a name of its own, which its stand-in would not have");
+    if (outer.some((s) => s.node !== block && rareDirective(s.node) !== null)) throw new Error(where + " is inside another rarely called function");
+    const free = new Map();
+    walkScoped(fn, outer, (node, scopes, parent) => {
+      if (node.type !== "Identifier") return;
+      if (node.name === "arguments") throw new Error(where + " uses arguments");
+      if (parent && parent.type === "FunctionExpression" && parent.id === node) return;
+      const s = resolve(scopes, node.name);
+      if (s !== null && outer.indexOf(s) >= 0) free.set(node.name, s);
+    });
+    for (const [name, scope] of free) {
+      if (name.startsWith("$$L") || name === "eval") throw new Error(where + " reads " + name + ", a name its stand-in needs");
+      const times = (assigned.get(scope.names) && assigned.get(scope.names).get(name)) || 0;
+      if (times > 1) throw new Error(where + " reads " + name + ", which is assigned " + times + " times: the value handed over could be stale");
+    }
+    const literal = rareDirective(fn);
+    edits.push({ start: literal.start, end: literal.end, text: JSON.stringify(RARE_MARK + [...free.keys()].sort().join(",")) });
+  }
+  edits.sort((a, b) => b.start - a.start);
+  let out = code;
+  for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+/** As a rollup output plugin, after outerBlockPlugin. */
+export function rareFunctionsPlugin() {
+  return {
+    name: "rare-functions",
+    renderChunk(code) {
+      return { code: markRareFunctions(code), map: null };
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The function form's rarely called functions, defined only when they are called (ADR 0012).
+ *
+ * Why: Espruino reads a function's whole text when it defines the function, about 205 Xtensa
+ * instructions a byte on the emulated ESP32 (2v06), while the body file's comment is passed over for
+ * about 34 (docs/speed.md). A function that a boot restoring a save, a loop step and a save of a
+ * healthy log never call (a failure's path, opening a new sector, pet.rename()) need not be read
+ * at every boot. The source marks such a function with the directive "rarely called", and the build
+ * (scripts/lib/rareFunctions.js) writes into it the names of the enclosing scopes the function
+ * reads: `function(a){"$$L:x,y";...}`.
+ *
+ * In the function form each marked function becomes a stand-in that makes it when it is called:
+ *
+ *     function(a){return eval("(function(x,y){return function(a){...}})")(x,y).apply(this,arguments)}
+ *
+ * The text is a long literal, so bodyTexts.ts moves it into the body file's comment and the
+ * stand-in reads it from Storage. Espruino 2v06's eval runs in the global scope, so the names the
+ * function reads are handed to it as arguments; the build only marks a function whose every such
+ * name holds one value for good. The block form (Espruino 2v14 on) keeps the function as it was,
+ * less its marker.
+ */
+import type { Token } from "./pretokenise";
+import { joinPretokenised } from "./pretokenise";
+import { stringValue } from "./bodyTexts";
+
+/** What a marked function's body holds (after any hoisted `var`): this prefix, then its free names. */
+export const RARE_MARK = "$$L:";
+
+/** The free names of the marker at `k` (a string token), or null when it is not a marker. */
+function markAt(tokens: readonly Token[], k: number): string[] | null {
+  const t = tokens[k];
+  if (t === undefined || t.kind !== "string") return null;
+  const value = stringValue(t.text);
+  if (value.slice(0, RARE_MARK.length) !== RARE_MARK) return null;
+  const names = value.slice(RARE_MARK.length);
+  return names === "" ? [] : names.split(",");
+}
+
+/** Index of the token closing the bracket opened at `open`. */
+function closing(tokens: readonly Token[], open: number): number {
+  const o = (tokens[open] as Token).text;
+  const c = o === "{" ? "}" : ")";
+  let depth = 0;
+  for (let k = open; k < tokens.length; k++) {
+    const t = tokens[k] as Token;
+    if (t.kind !== "punct") continue;
+    if (t.text === o) depth++;
+    else if (t.text === c && --depth === 0) return k;
+  }
+  throw new Error("rarely called functions: unbalanced " + o);
+}
+
+/**
+ * Where `function` at `f` has its parameters' and body's brackets and its marker (or null when
+ * its body holds no marker before its first statement that is not a `var`).
+ */
+function markedFunction(tokens: readonly Token[], f: number): { params: string[]; open: number; end: number; mark: number; names: string[] } | null {
+  const openParams = f + 1;
+  if ((tokens[openParams] as Token | undefined)?.text !== "(") return null;
+  const closeParams = closing(tokens, openParams);
+  const open = closeParams + 1;
+  if ((tokens[open] as Token | undefined)?.text !== "{") return null;
+  // Past the hoisted var (one statement up to its ";") and empty statements.
+  let k = open + 1;
+  for (;;) {
+    const t = tokens[k];
+    if (t === undefined) return null;
+    if (t.text === ";") k++;
+    else if (t.kind === "word" && t.text === "var") {
+      while (k < tokens.length && (tokens[k] as Token).text !== ";") k++;
+      k++;
+    } else break;
+  }
+  const names = markAt(tokens, k);
+  if (names === null) return null;
+  const params = tokens.slice(openParams + 1, closeParams).filter((t) => t.text !== ",").map((t) => t.text);
+  return { params, open, end: closing(tokens, open), mark: k, names };
+}
+
+/** `tokens` without the marker at `mark` and the ";" after it. */
+function withoutMark(tokens: readonly Token[], mark: number): Token[] {
+  const after = tokens[mark + 1];
+  return tokens.slice(0, mark).concat(tokens.slice(after !== undefined && after.text === ";" ? mark + 2 : mark + 1));
+}
+
+/** The block form: every marked function as it was written, without its marker. */
+export function withoutRareMarks(tokens: readonly Token[]): Token[] {
+  let out = tokens.slice();
+  for (let k = out.length - 1; k >= 0; k--) {
+    if ((out[k] as Token).kind === "string" && markAt(out, k) !== null) out = withoutMark(out, k);
+  }
+  return out;
+}
+
+/** The function form: every marked function replaced by a stand-in that makes it when called. */
+export function rareFunctionsAsStandIns(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k] as Token;
+    const m = t.kind === "word" && t.text === "function" ? markedFunction(tokens, k) : null;
+    if (m === null) {
+      out.push(t);
+      continue;
+    }
+    if (m.params.indexOf("arguments") >= 0) throw new Error("rarely called functions: a parameter named arguments");
+    const fn = withoutMark(tokens.slice(k, m.end + 1), m.mark - k);
+    const free = m.names.join(",");
+    const made = "(function(" + free + "){return " + joinPretokenised(fn) + "})";
+    const standIn = "function(" + m.params.join(",") + "){return eval(" + JSON.stringify(made) + ")(" + free + ").apply(this,arguments)}";
+    for (const s of standInTokens(standIn, made)) out.push(s);
+    k = m.end;
+  }
+  return out;
+}
+
+/** The stand-in's tokens: its text is plain ES5 but for the one literal, which holds `made` as it is. */
+function standInTokens(standIn: string, made: string): Token[] {
+  const literal = JSON.stringify(made);
+  const at = standIn.indexOf(literal);
+  const head = standIn.slice(0, at);
+  const tail = standIn.slice(at + literal.length);
+  const words = (s: string): Token[] =>
+    (s.match(/[A-Za-z_$][A-Za-z0-9_$]*|[(){},.;]/g) || []).map((x) => ({ kind: /^[(){},.;]$/.test(x) ? "punct" : "word", text: x }) as Token);
+  return words(head).concat([{ kind: "string", text: literal } as Token], words(tail));
+}

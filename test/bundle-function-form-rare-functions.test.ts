@@ -1,0 +1,112 @@
+/**
+ * Rarely called functions in the function form (src/boards/rareFunctions.ts, ADR 0012): the build
+ * names what each marked function reads and refuses what it could not hand over safely; the function
+ * form turns each into a stand-in that makes the same function when called; the block form keeps it,
+ * less its marker; and on Espruino the firmware's rare paths (the console's rename, hatch, importHex
+ * and checkSave, and a save that opens a new sector) work through their stand-ins.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildFirmware, ROOT } from "../scripts/lib/build.js";
+import { markRareFunctions, RARE_DIRECTIVE } from "../scripts/lib/rareFunctions.js";
+import { blockFormCode, functionForm } from "../src/boards/bundleForm";
+import { RARE_MARK, rareFunctionsAsStandIns, withoutRareMarks } from "../src/boards/rareFunctions";
+import { es5Tokens, joinPretokenised, untokenise } from "../src/boards/pretokenise";
+import { BOOT_FILE, storageBytes } from "../src/boards/consoleProtocol";
+import { runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile, ESPRUINO } from "./espruino-interpreter";
+
+const rare = JSON.stringify(RARE_DIRECTIVE);
+
+describe("the build's marking of rarely called functions", () => {
+  it("writes the names of the enclosing scopes a marked function reads, and no others", () => {
+    const code = "{let a,b=2,c;a=function(x){var y;" + rare + ";y=x+b+c+Math.max(x,1);return function(z){return z+y}};c=3;print(a(1)(0))}";
+    const out = markRareFunctions(code);
+    expect(out).toContain('"' + RARE_MARK + 'b,c"');
+    expect(out).not.toContain(RARE_DIRECTIVE);
+    expect(out.replace('"' + RARE_MARK + 'b,c"', rare)).toBe(code);
+  });
+
+  it("refuses a name assigned twice, a nested marked function, a named one and one that reads arguments", () => {
+    expect(() => markRareFunctions("{let a,b=2;a=function(){" + rare + ";return b};b=3}")).toThrow(/b, which is assigned 2 times/);
+    expect(() => markRareFunctions("{let a=function(){" + rare + ";return function(){" + rare + ";return 1}}}")).toThrow(/inside another/);
+    expect(() => markRareFunctions("{let a=function f(){" + rare + ";return 1}}")).toThrow(/name of its own/);
+    expect(() => markRareFunctions("{let a=function(){" + rare + ";return arguments[0]}}")).toThrow(/uses arguments/);
+  });
+});
+
+describe("the function form's stand-ins", () => {
+  // A marked method and a marked closure, as the build leaves them.
+  const code = markRareFunctions(
+    "{let k=10,P=function(v){this.v=v};P.prototype.add=function(x,y){var s;" + rare + ";s=x+y+this.v+k;return s};" +
+      "let make=function(n){return {get:function(){" + rare + ";return n*k}}};print(new P(1).add(2,3),make(4).get())}",
+  );
+
+  it("makes, when called, a function that answers as the marked one does, this and arguments included", () => {
+    const tokens = rareFunctionsAsStandIns(es5Tokens(code));
+    const standIns = untokenise(joinPretokenised(tokens));
+    expect(standIns.match(/\.apply\(this,arguments\)/g)).toHaveLength(2);
+    expect(standIns).not.toContain(RARE_MARK);
+    // Run both in a scope where eval is global, as on Espruino 2v06.
+    const run = (src: string): unknown[] => {
+      const printed: unknown[] = [];
+      new Function("print", "eval", src.slice(1, -1))((...a: unknown[]) => printed.push(...a), (t: string) => (0, eval)(t));
+      return printed;
+    };
+    expect(run(standIns)).toEqual([16, 40]);
+    expect(run(code)).toEqual([16, 40]);
+  });
+
+  it("are left as they were, less the marker, in the block form", () => {
+    const block = untokenise(joinPretokenised(withoutRareMarks(es5Tokens(code))));
+    expect(block).not.toContain(RARE_MARK);
+    expect(block).toContain("s=x+y+this.v+k");
+    expect(joinPretokenised(withoutRareMarks(es5Tokens(code))).length).toBeLessThan(joinPretokenised(es5Tokens(code)).length);
+  });
+
+  it("cover every marked function of the ESP32 bundle, and none is left marked in either form", async () => {
+    const block = (await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null })).code;
+    const marks = block.split('"' + RARE_MARK).length - 1;
+    expect(marks).toBeGreaterThanOrEqual(20);
+    const body = functionForm(block).body.code;
+    expect(untokenise(body).split(".apply(this,arguments)").length - 1).toBe(marks);
+    expect(body).not.toContain(RARE_MARK);
+    expect(blockFormCode(block)).not.toContain(RARE_MARK);
+  });
+});
+
+describe.skipIf(!ESPRUINO)("the firmware's rare paths through their stand-ins, on Espruino " + NEEDS_ESPRUINO, () => {
+  let dir = "";
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "pet-rare-"));
+    const profile = await loadInterpreterProfile();
+    const form = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
+    const write = (name: string, code: string): string => 'print("#wrote "+require("Storage").write(' + JSON.stringify(name) + "," + storageBytes(code) + "));";
+    const wrote = await runEspruinoCode(write(form.body.name, form.body.code) + write(BOOT_FILE, form.head), dir);
+    expect(wrote.match(/#wrote true/g)).toHaveLength(2);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("renames, checks, exports and imports, hatches, and saves into a new sector", async () => {
+    const out = await runEspruinoCode(
+      "setTimeout(function(){" +
+        'print("#rename "+pet.rename("Bo")+" "+pet.status().name);' +
+        'print("#check "+pet.checkSave());' +
+        "var h=pet.exportHex();" +
+        'print("#hatch "+pet.hatch("Zed")+" "+pet.status().name);' +
+        'print("#import "+pet.importHex(h)+" "+pet.status().name);' +
+        'print("#bad "+pet.rename("")+" "+pet.importHex("zz"));' +
+        "var ok=0;for(var i=0;i<60;i++)if(pet.save()===\"ok\")ok++;" +
+        'print("#saves "+ok+" "+pet.checkSave())},0)',
+      dir,
+    );
+    expect(out).toContain("#rename ok Bo");
+    expect(out).toContain("#check ok");
+    expect(out).toContain("#hatch ok Zed");
+    expect(out).toContain("#import ok Bo");
+    expect(out).toContain("#bad bad-name bad-hex");
+    // More saves than a 4 KiB sector has slots: at least one went through openSector_'s stand-in.
+    expect(out).toContain("#saves 60 ok");
+  });
+});
