@@ -14,8 +14,8 @@ import { markRareFunctions, RARE_DIRECTIVE } from "../scripts/lib/rareFunctions.
 import { blockFormCode, functionForm } from "../src/boards/bundleForm";
 import { RARE_MARK, rareFunctionsAsStandIns, withoutRareMarks } from "../src/boards/rareFunctions";
 import { es5Tokens, joinPretokenised, untokenise } from "../src/boards/pretokenise";
-import { BOOT_FILE, storageBytes } from "../src/boards/consoleProtocol";
-import { runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile, ESPRUINO } from "./espruino-interpreter";
+import { BOOT_FILE } from "../src/boards/consoleProtocol";
+import { runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile, ESPRUINO, writeStorageFiles } from "./espruino-interpreter";
 
 const rare = JSON.stringify(RARE_DIRECTIVE);
 
@@ -26,6 +26,11 @@ describe("the build's marking of rarely called functions", () => {
     expect(out).toContain('"' + RARE_MARK + 'b,c"');
     expect(out).not.toContain(RARE_DIRECTIVE);
     expect(out.replace('"' + RARE_MARK + 'b,c"', rare)).toBe(code);
+  });
+
+  it("hands over a name a catch's parameter hides only inside that catch", () => {
+    const code = "{let e=function(){return 5},a=function(){" + rare + ";try{q()}catch(e){return e}return e()}}";
+    expect(markRareFunctions(code)).toContain('"' + RARE_MARK + 'e"');
   });
 
   it("refuses a name assigned twice, a nested marked function, a named one and one that reads arguments", () => {
@@ -82,8 +87,7 @@ describe.skipIf(!ESPRUINO)("the firmware's rare paths through their stand-ins, o
     dir = mkdtempSync(join(tmpdir(), "pet-rare-"));
     const profile = await loadInterpreterProfile();
     const form = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
-    const write = (name: string, code: string): string => 'print("#wrote "+require("Storage").write(' + JSON.stringify(name) + "," + storageBytes(code) + "));";
-    const wrote = await runEspruinoCode(write(form.body.name, form.body.code) + write(BOOT_FILE, form.head), dir);
+    const wrote = await writeStorageFiles([form.body, { name: BOOT_FILE, code: form.head }], dir);
     expect(wrote.match(/#wrote true/g)).toHaveLength(2);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

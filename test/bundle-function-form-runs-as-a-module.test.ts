@@ -15,9 +15,9 @@ import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { BODY_FILE, FUNCTION_FORM_PRELUDE, blockFormCode, bundleForVersion, functionForm, sentBytes } from "../src/boards/bundleForm";
 import { bodyTextReader } from "../src/boards/bodyTexts";
 import { textsRestored } from "./body-texts";
-import { BOOT_FILE, storageBytes } from "../src/boards/consoleProtocol";
+import { BOOT_FILE } from "../src/boards/consoleProtocol";
 import { es5Tokens, joinPretokenised, pretokenise, untokenise } from "../src/boards/pretokenise";
-import { ESPRUINO, runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile } from "./espruino-interpreter";
+import { ESPRUINO, runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile, writeStorageFiles } from "./espruino-interpreter";
 
 describe("the function form", () => {
   let block = "";
@@ -92,8 +92,7 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
   it("boots the pet from .bootcde, its names out of the global scope and no module left", async () => {
     const profile = await loadInterpreterProfile();
     const form = functionForm((await buildFirmware({ board: profile.path, outFile: null })).code);
-    const write = (name: string, code: string): string => 'print("#wrote "+require("Storage").write(' + JSON.stringify(name) + "," + storageBytes(code) + "));";
-    const wrote = await runEspruinoCode(write(form.body.name, form.body.code) + write(BOOT_FILE, form.head), dir);
+    const wrote = await writeStorageFiles([form.body, { name: BOOT_FILE, code: form.head }], dir);
     expect(wrote.match(/#wrote true/g)).toHaveLength(2);
     // Code given with -e runs before the boot runs .bootcde: the checks wait for the first timer.
     const out = await runEspruinoCode(

@@ -17,6 +17,7 @@ import { checkBundle, formatFindings } from "../scripts/lib/bundleCheck.js";
 import { interpreterProfile } from "../src/host/node/interpreter/espruinoLinux";
 import { FLASH_START, type InterpreterBoard } from "../src/host/node/interpreter/interpreterBoard";
 import type { BoardProfile } from "../src/boards/boardProfile";
+import { storageBytes } from "../src/boards/consoleProtocol";
 
 export const ESPRUINO = process.env.ESPRUINO;
 
@@ -78,4 +79,9 @@ export function runEspruinoCode(code: string, dir: string): Promise<string> {
       resolve(out + err);
     });
   });
+}
+
+/** Writes `files` to the interpreter's Storage in `dir`, one after the other; each prints "#wrote true" or "#wrote false". */
+export function writeStorageFiles(files: { name: string; code: string }[], dir: string): Promise<string> {
+  return runEspruinoCode(files.map((f) => 'print("#wrote "+require("Storage").write(' + JSON.stringify(f.name) + "," + storageBytes(f.code) + "));").join(""), dir);
 }

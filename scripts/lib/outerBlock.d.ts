@@ -2,3 +2,4 @@ export const HOT_GLOBALS: [string, string][];
 export function toOuterBlock(code: string): string;
 export function fromOuterBlock(code: string): string;
 export function outerBlockPlugin(): { name: string; renderChunk(code: string): { code: string; map: null } };
+export function declaredIn(fnNode: object, cache: WeakMap<object, Set<string>>): Set<string>;

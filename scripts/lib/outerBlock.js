@@ -51,7 +51,7 @@ function applyEdits(text, start, end, edits) {
 }
 
 /** The names a function declares for its own scope: parameters, its vars and function declarations (not those of nested functions), and its own name when it is an expression. */
-function declaredIn(fnNode, cache) {
+export function declaredIn(fnNode, cache) {
   let names = cache.get(fnNode);
   if (names) return names;
   names = new Set(fnNode.params.map((p) => p.name));

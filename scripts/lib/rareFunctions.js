@@ -20,42 +20,29 @@
  * final text.
  */
 import { parse } from "acorn";
+import { declaredIn } from "./outerBlock.js";
 
 /** What the source writes first in a rarely called function's body. */
 export const RARE_DIRECTIVE = "rarely called";
 /** What the directive becomes, followed by the function's free names, comma-separated. */
 export const RARE_MARK = "$$L:";
 
-/** Names each scope node (the outer block, a function) declares for itself, without nested functions'. */
-function declaredIn(node) {
+/** The names the outer block declares: its lets (outerBlock.js leaves nothing else at its top). */
+function blockNames(block) {
   const out = new Set();
-  if (node.type !== "BlockStatement") {
-    for (const p of node.params) out.add(p.name);
-    if (node.type === "FunctionExpression" && node.id) out.add(node.id.name);
-  }
-  (function visit(x, top) {
-    if (!x || typeof x.type !== "string") return;
-    if (!top && (x.type === "FunctionExpression" || x.type === "FunctionDeclaration")) {
-      if (x.type === "FunctionDeclaration") out.add(x.id.name);
-      return;
-    }
-    if (x.type === "VariableDeclarator") out.add(x.id.name);
-    if (x.type === "CatchClause" && x.param) out.add(x.param.name);
-    for (const k of Object.keys(x)) {
-      const v = x[k];
-      if (Array.isArray(v)) for (const c of v) visit(c, false);
-      else if (v && typeof v.type === "string") visit(v, false);
-    }
-  })(node.type === "BlockStatement" ? node : node.body, true);
+  for (const st of block.body) if (st.type === "VariableDeclaration") for (const d of st.declarations) out.add(d.id.name);
   return out;
 }
 
-const isScope = (x) => x.type === "FunctionExpression" || x.type === "FunctionDeclaration";
+const isFunction = (x) => x.type === "FunctionExpression" || x.type === "FunctionDeclaration";
+const declaredCache = new WeakMap();
 
 /** Calls `each(node, scopes, parent)` for every node under `root`; `scopes` is innermost last, each { node, names }. */
 function walkScoped(root, scopes, each, parent = null) {
   if (!root || typeof root.type !== "string") return;
-  const inner = isScope(root) ? scopes.concat([{ node: root, names: declaredIn(root) }]) : scopes;
+  // A function's own names (outerBlock.js declaredIn), and a catch's parameter, in the catch alone.
+  const names = isFunction(root) ? declaredIn(root, declaredCache) : root.type === "CatchClause" && root.param ? new Set([root.param.name]) : null;
+  const inner = names !== null ? scopes.concat([{ node: root, names }]) : scopes;
   each(root, inner, parent);
   for (const k of Object.keys(root)) {
     if (k === "property" && root.type === "MemberExpression" && !root.computed) continue;
@@ -95,7 +82,7 @@ export function markRareFunctions(code) {
   const ast = parse(code, { ecmaVersion: 2015, sourceType: "script" });
   const block = ast.body[0];
   if (!block || block.type !== "BlockStatement") throw new Error("rarely called functions: the bundle is not one outer block");
-  const top = { node: block, names: declaredIn(block) };
+  const top = { node: block, names: blockNames(block) };
   // Every assignment, counted per declaring scope and name (a declaration with a value counts one).
   const assigned = new Map();
   const count = (scope, name) => {
@@ -110,13 +97,13 @@ export function markRareFunctions(code) {
     if (node.type === "VariableDeclarator" && node.init) count(resolve(scopes, node.id.name), node.id.name);
     if (node.type === "AssignmentExpression" && node.left.type === "Identifier") count(resolve(scopes, node.left.name), node.left.name);
     if (node.type === "UpdateExpression" && node.argument.type === "Identifier") count(resolve(scopes, node.argument.name), node.argument.name);
-    if (isScope(node) && rareDirective(node) !== null) marked.push({ fn: node, outer: scopes.slice(0, -1) });
+    if (isFunction(node) && rareDirective(node) !== null) marked.push({ fn: node, outer: scopes.slice(0, -1) });
   });
   const edits = [];
   for (const { fn, outer } of marked) {
     const where = "rarely called function at character " + fn.start;
     if (fn.id) throw new Error(where + " has a name of its own, which its stand-in would not have");
-    if (outer.some((s) => s.node !== block && rareDirective(s.node) !== null)) throw new Error(where + " is inside another rarely called function");
+    if (outer.some((s) => isFunction(s.node) && rareDirective(s.node) !== null)) throw new Error(where + " is inside another rarely called function");
     const free = new Map();
     walkScoped(fn, outer, (node, scopes, parent) => {
       if (node.type !== "Identifier") return;

@@ -20,7 +20,7 @@
  * less its marker.
  */
 import type { Token } from "./pretokenise";
-import { joinPretokenised } from "./pretokenise";
+import { es5Tokens, joinPretokenised } from "./pretokenise";
 import { stringValue } from "./bodyTexts";
 
 /** What a marked function's body holds (after any hoisted `var`): this prefix, then its free names. */
@@ -102,24 +102,12 @@ export function rareFunctionsAsStandIns(tokens: readonly Token[]): Token[] {
       out.push(t);
       continue;
     }
-    if (m.params.indexOf("arguments") >= 0) throw new Error("rarely called functions: a parameter named arguments");
     const fn = withoutMark(tokens.slice(k, m.end + 1), m.mark - k);
     const free = m.names.join(",");
     const made = "(function(" + free + "){return " + joinPretokenised(fn) + "})";
     const standIn = "function(" + m.params.join(",") + "){return eval(" + JSON.stringify(made) + ")(" + free + ").apply(this,arguments)}";
-    for (const s of standInTokens(standIn, made)) out.push(s);
+    for (const s of es5Tokens(standIn)) out.push(s);
     k = m.end;
   }
   return out;
-}
-
-/** The stand-in's tokens: its text is plain ES5 but for the one literal, which holds `made` as it is. */
-function standInTokens(standIn: string, made: string): Token[] {
-  const literal = JSON.stringify(made);
-  const at = standIn.indexOf(literal);
-  const head = standIn.slice(0, at);
-  const tail = standIn.slice(at + literal.length);
-  const words = (s: string): Token[] =>
-    (s.match(/[A-Za-z_$][A-Za-z0-9_$]*|[(){},.;]/g) || []).map((x) => ({ kind: /^[(){},.;]$/.test(x) ? "punct" : "word", text: x }) as Token);
-  return words(head).concat([{ kind: "string", text: literal } as Token], words(tail));
 }
