@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildFirmware, ROOT } from "../lib/build.js";
 import { checkBundle, formatFindings } from "../lib/bundleCheck.js";
 import { errorText, type Figures } from "./benchTables";
-import { pretokenise } from "../../src/boards/pretokenise";
+import { blockFormCode } from "../../src/boards/bundleForm";
 
 const HERE = join(ROOT, "scripts", "bench");
 
@@ -50,13 +50,13 @@ export interface LinuxBuilds {
 export async function linuxBuilds(boardFile: string, board: Record<string, unknown>, work: string, figures: Figures): Promise<LinuxBuilds> {
   const optional = async (entry: string | undefined, key: string, profile: string, defines?: Record<string, unknown>): Promise<string | null> => {
     try {
-      return pretokenise(await checkedBundle(entry === undefined ? undefined : join(HERE, entry), profile, defines));
+      return blockFormCode(await checkedBundle(entry === undefined ? undefined : join(HERE, entry), profile, defines));
     } catch (e) {
       figures[key] = { skipped: errorText(e).split("\n")[0] };
       return null;
     }
   };
-  const firmware = pretokenise(await checkedBundle(undefined, boardFile));
+  const firmware = blockFormCode(await checkedBundle(undefined, boardFile));
   const probe = await optional("firmware-probe.ts", "probeBuild", boardFile);
   // The Linux profile has no panel, button or LED, so its bundle carries none of their code
   // (scripts/lib/build.js, buildDefines). The ticks (redraws) and a second boot figure use it with

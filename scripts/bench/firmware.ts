@@ -32,7 +32,7 @@ import { NO_VALGRIND, valgrindVersion } from "./callgrind";
 import { instructions } from "./linuxInstructions";
 import { session, type Session } from "./linuxSession";
 import { OPS, errorText, ratioTo, round, type Figures } from "./benchTables";
-import { pretokenise } from "../../src/boards/pretokenise";
+import { blockFormCode } from "../../src/boards/bundleForm";
 
 const HOW_TO_GET_ONE =
   "no interpreter: build Espruino's Linux binary (docs/firmware.md, \"Espruino for Linux\") and run npm run bench -- --espruino PATH (or set ESPRUINO=PATH)";
@@ -94,7 +94,7 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const esp32 = await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null });
     figures.bundleBytes = esp32.bytes;
-    figures.bundleSentBytes = pretokenise(esp32.code).length;
+    figures.bundleSentBytes = blockFormCode(esp32.code).length;
   } catch (e) {
     figures.bundleBytes = { skipped: "the firmware does not build: " + errorText(e).split("\n")[0] };
   }
