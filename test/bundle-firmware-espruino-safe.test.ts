@@ -75,9 +75,9 @@ describe.each(["esp32", "linux"])("firmware bundle for %s", (board) => {
     expect(builds[board]!.unminified).toContain('typeof E !== "undefined" && E && typeof E.CRC32 === "function"');
   });
 
-  it("takes no view with subarray, which Espruino before 2v14 runs as the function form's JavaScript prelude", () => {
-    // On the ESP32's own firmware (2v06) subarray is src/boards/bundleForm.ts FUNCTION_FORM_PRELUDE:
-    // a call of it costs the redraw tick a fifth. Views are made with the Uint8Array constructor.
+  it("takes no view with subarray, which the ESP32's own firmware before 2v14 does not have", () => {
+    // 2v06 has no Uint8Array subarray ("Function \"subarray\" not found!"), and the function form
+    // adds none (src/boards/bundleForm.ts): views are made with the Uint8Array constructor.
     expect(builds[board]!.code).not.toContain("subarray");
   });
 

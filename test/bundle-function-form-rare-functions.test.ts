@@ -10,9 +10,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
-import { markRareFunctions, RARE_DIRECTIVE } from "../scripts/lib/rareFunctions.js";
+import { markRareFunctions, RARE_BINDING, RARE_DIRECTIVE } from "../scripts/lib/rareFunctions.js";
 import { blockFormCode, functionForm } from "../src/boards/bundleForm";
 import { RARE_MARK, rareFunctionsAsStandIns, withoutRareMarks } from "../src/boards/rareFunctions";
+import { bodyFileWithTexts, RARE_MAKER } from "../src/boards/bodyTexts";
 import { es5Tokens, joinPretokenised, untokenise } from "../src/boards/pretokenise";
 import { BOOT_FILE } from "../src/boards/consoleProtocol";
 import { runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile, ESPRUINO, writeStorageFiles } from "./espruino-interpreter";
@@ -23,14 +24,18 @@ describe("the build's marking of rarely called functions", () => {
   it("writes the names of the enclosing scopes a marked function reads, and no others", () => {
     const code = "{let a,b=2,c;a=function(x){var y;" + rare + ";y=x+b+c+Math.max(x,1);return function(z){return z+y}};c=3;print(a(1)(0))}";
     const out = markRareFunctions(code);
-    expect(out).toContain('"' + RARE_MARK + 'b,c"');
+    // a is the outer block's, assigned once: its stand-in may take its place (RARE_BINDING).
+    expect(out).toContain('"' + RARE_MARK + "b,c" + RARE_BINDING + 'a"');
     expect(out).not.toContain(RARE_DIRECTIVE);
-    expect(out.replace('"' + RARE_MARK + 'b,c"', rare)).toBe(code);
+    expect(out.replace('"' + RARE_MARK + "b,c" + RARE_BINDING + 'a"', rare)).toBe(code);
+    // Not so a name assigned twice, or one of a function's scope.
+    expect(markRareFunctions("{let a,b=2;a=function(){" + rare + ";return b};a=null}")).toContain('"' + RARE_MARK + 'b"');
+    expect(markRareFunctions("{let f=function(){let a=function(){" + rare + ";return 1};return a}}")).toContain('"' + RARE_MARK + '"');
   });
 
   it("hands over a name a catch's parameter hides only inside that catch", () => {
     const code = "{let e=function(){return 5},a=function(){" + rare + ";try{q()}catch(e){return e}return e()}}";
-    expect(markRareFunctions(code)).toContain('"' + RARE_MARK + 'e"');
+    expect(markRareFunctions(code)).toContain('"' + RARE_MARK + "e" + RARE_BINDING + 'a"');
   });
 
   it("refuses a name assigned twice, a nested marked function, a named one and one that reads arguments", () => {
@@ -45,22 +50,39 @@ describe("the function form's stand-ins", () => {
   // A marked method and a marked closure, as the build leaves them.
   const code = markRareFunctions(
     "{let k=10,P=function(v){this.v=v};P.prototype.add=function(x,y){var s;" + rare + ";s=x+y+this.v+k;return s};" +
-      "let make=function(n){return {get:function(){" + rare + ";return n*k}}};print(new P(1).add(2,3),make(4).get())}",
+      "let make=function(n){return {get:function(){" + rare + ";return n*k}}};let twice=function(x){" + rare + ";return 2*x+k};" +
+      "print(new P(1).add(2,3),make(4).get())}",
   );
 
-  it("makes, when called, a function that answers as the marked one does, this and arguments included", () => {
-    const tokens = rareFunctionsAsStandIns(es5Tokens(code));
-    const standIns = untokenise(joinPretokenised(tokens));
-    expect(standIns.match(/\.apply\(this,arguments\)/g)).toHaveLength(2);
+  it("makes, at its first call, a function that answers as the marked one does, this and arguments included, and keeps it", () => {
+    const file = bodyFileWithTexts(rareFunctionsAsStandIns(es5Tokens(code.slice(1, -1))), "f");
+    const standIns = untokenise(file.slice(file.indexOf("*/") + 2));
+    expect(standIns.match(/this,arguments\)/g)).toHaveLength(3);
+    // The outer block's twice takes the function its stand-in makes; the method and the property do not.
+    expect(code).toContain('"' + RARE_MARK + "k" + RARE_BINDING + 'twice"');
+    expect(standIns).toContain("return(twice=" + RARE_MAKER + "(");
     expect(standIns).not.toContain(RARE_MARK);
-    // Run both in a scope where eval is global, as on Espruino 2v06.
-    const run = (src: string): unknown[] => {
+    expect(standIns).not.toContain("s=x+y+this.v+k");
+    // Run in a scope where eval is global, as on Espruino 2v06, Storage read as the file's bytes.
+    const made: string[] = [];
+    const run = (src: string, calls: string): unknown[] => {
       const printed: unknown[] = [];
-      new Function("print", "eval", src.slice(1, -1))((...a: unknown[]) => printed.push(...a), (t: string) => (0, eval)(t));
+      const storage = { read: (name: string, at: number, length: number) => (name === "f" ? untokenise(file.substr(at, length)) : undefined) };
+      const evalGlobal = (t: string): unknown => (made.push(t), (0, eval)(t));
+      new Function("print", "eval", "require", src + ";" + calls)((...a: unknown[]) => printed.push(...a), evalGlobal, () => storage);
       return printed;
     };
-    expect(run(standIns)).toEqual([16, 40]);
-    expect(run(code)).toEqual([16, 40]);
+    const calls =
+      "var p=new P(1),t=twice;print(p.add(2,3),make(4).get(),p.add(1,1),make(5).get(),make(5).get(),twice(1),t===twice,twice(2),t(3),t===twice)";
+    const answers = [16, 40, 13, 50, 50, 12, true, 14, 16, true];
+    expect(run(code.slice(1, -1).replace(/print\(.*\)$/, ""), calls)).toEqual(answers);
+    expect(made).toHaveLength(0);
+    // Through the stand-ins the same answers, but twice is another function after its first call.
+    answers[6] = answers[9] = false;
+    expect(run(standIns.replace(/print\(.*\)$/, ""), calls)).toEqual(answers);
+    // add made once; get made again when make's n changed (4, then 5), not for the same n again;
+    // twice made once, and its stand-in, still called through t, hands over the function it made.
+    expect(made).toHaveLength(4);
   });
 
   it("are left as they were, less the marker, in the block form", () => {
@@ -75,7 +97,7 @@ describe("the function form's stand-ins", () => {
     const marks = block.split('"' + RARE_MARK).length - 1;
     expect(marks).toBeGreaterThanOrEqual(20);
     const body = functionForm(block).body.code;
-    expect(untokenise(body).split(".apply(this,arguments)").length - 1).toBe(marks);
+    expect(untokenise(body).split("this,arguments)").length - 1).toBe(marks);
     expect(body).not.toContain(RARE_MARK);
     expect(blockFormCode(block)).not.toContain(RARE_MARK);
   });
@@ -101,6 +123,9 @@ describe.skipIf(!ESPRUINO)("the firmware's rare paths through their stand-ins, o
         'print("#hatch "+pet.hatch("Zed")+" "+pet.status().name);' +
         'print("#import "+pet.importHex(h)+" "+pet.status().name);' +
         'print("#bad "+pet.rename("")+" "+pet.importHex("zz"));' +
+        // updateWorld (an event), and a name that is not ASCII (nameFromString, utf8CodePoints, utf8Decode).
+        'print("#interact "+pet.interact()+" "+pet.interact()+" "+pet.status().updateCount);' +
+        'print("#accent "+pet.rename("Zo\u00eb")+" "+pet.status().nameHex+" "+pet.rename("Bo"));' +
         "var ok=0;for(var i=0;i<60;i++)if(pet.save()===\"ok\")ok++;" +
         'print("#saves "+ok+" "+pet.checkSave())},0)',
       dir,
@@ -110,6 +135,8 @@ describe.skipIf(!ESPRUINO)("the firmware's rare paths through their stand-ins, o
     expect(out).toContain("#hatch ok Zed");
     expect(out).toContain("#import ok Bo");
     expect(out).toContain("#bad bad-name bad-hex");
+    expect(out).toMatch(/#interact ok ok \d+/);
+    expect(out).toContain("#accent ok 5a6fc3ab ok");
     // More saves than a 4 KiB sector has slots: at least one went through openSector_'s stand-in.
     expect(out).toContain("#saves 60 ok");
   });

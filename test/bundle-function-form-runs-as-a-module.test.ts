@@ -1,7 +1,7 @@
 /**
  * The function form (src/boards/bundleForm.ts), what an Espruino before 2v14 gets: the body in a
  * Storage file of its own and a short `.bootcde` head that evaluates it as a module. The body must be
- * exactly the prelude and the block's body, pretokenised; the head must name the body's file, stay
+ * exactly the block's body, pretokenised; the head must name the body's file, stay
  * plain text and never change with the firmware; and on Espruino the form must boot the pet from
  * Storage with none of the bundle's names among the globals and no module left behind, and a head
  * without its body must say so instead of failing somewhere inside.
@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
-import { BODY_FILE, FUNCTION_FORM_PRELUDE, blockFormCode, bundleForVersion, functionForm, sentBytes } from "../src/boards/bundleForm";
+import { BODY_FILE, blockFormCode, bundleForVersion, functionForm, sentBytes } from "../src/boards/bundleForm";
 import { bodyTextReader } from "../src/boards/bodyTexts";
 import { textsRestored } from "./body-texts";
 import { BOOT_FILE } from "../src/boards/consoleProtocol";
@@ -25,18 +25,18 @@ describe("the function form", () => {
     block = (await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null })).code;
   });
 
-  it("is what an Espruino before 2v14 gets: the prelude and the block's body, pretokenised, in its own file, then the head in .bootcde", () => {
+  it("is what an Espruino before 2v14 gets: the block's body, pretokenised, in its own file, then the head in .bootcde", () => {
     const form = bundleForVersion(block, "2v06.63");
     expect(form.form).toBe("function");
     expect(form.files.map((f) => f.name)).toEqual([BODY_FILE, BOOT_FILE]);
-    // The file: the long literals' texts in a comment, then the reader of those texts, the prelude
-    // and the block's body, pretokenised, each long literal a call of the reader
+    // The file: the long literals' texts in a comment, then the reader of those texts and the
+    // block's body, pretokenised, each long literal a call of the reader
     // (test/bundle-function-form-texts-out-of-code.test.ts holds every call to its literal).
     const code = form.files[0]!.code;
     const end = code.indexOf("*/") + 2;
     expect(code.startsWith("/*")).toBe(true);
     expect(code.slice(end).startsWith(pretokenise(bodyTextReader(BODY_FILE)))).toBe(true);
-    expect(textsRestored(code)).toBe(joinPretokenised(rareFunctionsAsStandIns(es5Tokens(FUNCTION_FORM_PRELUDE + block.replace(/\s+$/, "").slice(1, -1)))));
+    expect(textsRestored(code)).toBe(joinPretokenised(rareFunctionsAsStandIns(es5Tokens(block.replace(/\s+$/, "").slice(1, -1)))));
     expect(untokenise(code).length).toBeGreaterThan(code.length);
     // The head is plain text (read once, and readable in a listing), short, and names the body's file.
     const head = form.files[1]!.code;
@@ -74,20 +74,6 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
     dir = mkdtempSync(join(tmpdir(), "pet-function-form-"));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it("gives a prelude subarray that agrees with the standard one there, an empty range included", async () => {
-    // The prelude's function under a name of its own (2v29 has subarray, which it leaves alone).
-    const head = "if(!Uint8Array.prototype.subarray)Uint8Array.prototype.subarray=";
-    expect(FUNCTION_FORM_PRELUDE.startsWith(head)).toBe(true);
-    const ranges = [[0, 8], [2, 5], [3, 3], [5, 2], [-3, undefined], [undefined, -2], [8, 8], [0, 0], [-20, 20]] as const;
-    const bytes = [1, 2, 3, 4, 5, 6, 7, 8];
-    const code =
-      "var sub=" + FUNCTION_FORM_PRELUDE.slice(head.length) + "var u=new Uint8Array(" + JSON.stringify(bytes) + ");" +
-      ranges.map(([a, b]) => 'print("#sub "+[].slice.call(sub.call(u,' + a + "," + b + ")).join());").join("");
-    const out = await runEspruinoCode(code, dir);
-    const got = [...out.matchAll(/#sub (.*)/g)].map((m) => m[1]!.trim());
-    expect(got).toEqual(ranges.map(([a, b]) => Array.from(new Uint8Array(bytes).subarray(a, b)).join()));
-  });
 
   it("boots the pet from .bootcde, its names out of the global scope and no module left", async () => {
     const profile = await loadInterpreterProfile();

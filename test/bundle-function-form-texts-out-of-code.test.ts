@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { BODY_TEXT_MIN, BODY_TEXT_READER, stringValue, textsOutOfCode } from "../src/boards/bodyTexts";
-import { BODY_FILE, FUNCTION_FORM_PRELUDE, functionForm } from "../src/boards/bundleForm";
+import { BODY_FILE, functionForm } from "../src/boards/bundleForm";
 import { es5Tokens, joinPretokenised } from "../src/boards/pretokenise";
 import { textsRestored } from "./body-texts";
 
@@ -52,7 +52,7 @@ describe("the function form's texts out of its code", () => {
       const body = functionForm(block).body.code;
       expect(body.startsWith("/*")).toBe(true);
       expect(body.split(BODY_TEXT_READER + "(").length).toBeGreaterThan(20);
-      expect(textsRestored(body, BODY_FILE)).toBe(joinPretokenised(rareFunctionsAsStandIns(es5Tokens(FUNCTION_FORM_PRELUDE + block.replace(/\s+$/, "").slice(1, -1)))));
+      expect(textsRestored(body, BODY_FILE)).toBe(joinPretokenised(rareFunctionsAsStandIns(es5Tokens(block.replace(/\s+$/, "").slice(1, -1)))));
     }
   });
 });

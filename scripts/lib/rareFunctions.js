@@ -24,8 +24,19 @@ import { declaredIn } from "./outerBlock.js";
 
 /** What the source writes first in a rarely called function's body. */
 export const RARE_DIRECTIVE = "rarely called";
+/**
+ * The same mark for a function that may run often, but never in a boot: the function form makes it
+ * at its first call and keeps it, as it does a rarely called one. The two words only say why.
+ */
+export const LATER_DIRECTIVE = "not called at boot";
 /** What the directive becomes, followed by the function's free names, comma-separated. */
 export const RARE_MARK = "$$L:";
+/**
+ * What follows the free names when the function is the one value of a name of the outer block
+ * (`let X=function(){...}`): this and the name. The function form's stand-in then puts the function
+ * it makes in that name, so that later calls go to it directly.
+ */
+export const RARE_BINDING = "=";
 
 /** The names the outer block declares: its lets (outerBlock.js leaves nothing else at its top). */
 function blockNames(block) {
@@ -67,7 +78,7 @@ function rareDirective(fn) {
   for (const st of fn.body.body) {
     if (st.type === "VariableDeclaration" || st.type === "EmptyStatement") continue;
     const e = st.type === "ExpressionStatement" ? st.expression : null;
-    return e !== null && e.type === "Literal" && e.value === RARE_DIRECTIVE ? e : null;
+    return e !== null && e.type === "Literal" && (e.value === RARE_DIRECTIVE || e.value === LATER_DIRECTIVE) ? e : null;
   }
   return null;
 }
@@ -78,7 +89,7 @@ function rareDirective(fn) {
  * safely (above).
  */
 export function markRareFunctions(code) {
-  if (code.indexOf(RARE_DIRECTIVE) < 0) return code;
+  if (code.indexOf(RARE_DIRECTIVE) < 0 && code.indexOf(LATER_DIRECTIVE) < 0) return code;
   const ast = parse(code, { ecmaVersion: 2015, sourceType: "script" });
   const block = ast.body[0];
   if (!block || block.type !== "BlockStatement") throw new Error("rarely called functions: the bundle is not one outer block");
@@ -93,14 +104,19 @@ export function markRareFunctions(code) {
     m.set(name, (m.get(name) || 0) + 1);
   };
   const marked = [];
-  walkScoped(block, [top], (node, scopes) => {
+  walkScoped(block, [top], (node, scopes, parent) => {
     if (node.type === "VariableDeclarator" && node.init) count(resolve(scopes, node.id.name), node.id.name);
     if (node.type === "AssignmentExpression" && node.left.type === "Identifier") count(resolve(scopes, node.left.name), node.left.name);
     if (node.type === "UpdateExpression" && node.argument.type === "Identifier") count(resolve(scopes, node.argument.name), node.argument.name);
-    if (isFunction(node) && rareDirective(node) !== null) marked.push({ fn: node, outer: scopes.slice(0, -1) });
+    if (isFunction(node) && rareDirective(node) !== null) {
+      const outer = scopes.slice(0, -1);
+      // The outer block's name this function is the value of (let X=function, X=function), if any.
+      const bound = parent && parent.type === "VariableDeclarator" && parent.init === node ? parent.id.name : parent && parent.type === "AssignmentExpression" && parent.right === node && parent.left.type === "Identifier" ? parent.left.name : null;
+      marked.push({ fn: node, outer, bound: bound !== null && resolve(outer, bound) === top ? bound : null });
+    }
   });
   const edits = [];
-  for (const { fn, outer } of marked) {
+  for (const { fn, outer, bound } of marked) {
     const where = "rarely called function at character " + fn.start;
     if (fn.id) throw new Error(where + " has a name of its own, which its stand-in would not have");
     if (outer.some((s) => isFunction(s.node) && rareDirective(s.node) !== null)) throw new Error(where + " is inside another rarely called function");
@@ -118,7 +134,9 @@ export function markRareFunctions(code) {
       if (times > 1) throw new Error(where + " reads " + name + ", which is assigned " + times + " times: the value handed over could be stale");
     }
     const literal = rareDirective(fn);
-    edits.push({ start: literal.start, end: literal.end, text: JSON.stringify(RARE_MARK + [...free.keys()].sort().join(",")) });
+    // A function that is the one value of an outer block's name can take its stand-in's place there.
+    const replaces = bound !== null && (assigned.get(top.names)?.get(bound) || 0) === 1 ? RARE_BINDING + bound : "";
+    edits.push({ start: literal.start, end: literal.end, text: JSON.stringify(RARE_MARK + [...free.keys()].sort().join(",") + replaces) });
   }
   edits.sort((a, b) => b.start - a.start);
   let out = code;

@@ -23,6 +23,12 @@ import { es5Tokens, joinPretokenised, type Token } from "./pretokenise";
 export const BODY_TEXT_MIN = 24;
 /** The function that reads a text back; the build never gives a name of this form (outerBlock.js). */
 export const BODY_TEXT_READER = "$$t";
+/**
+ * The function that makes a rarely called function from its text at its first call and keeps it
+ * (rareFunctions.ts). A stand-in calls it with the text as its first argument, which this file
+ * turns into the text's offset and length: the maker reads the text only the first time.
+ */
+export const RARE_MAKER = "$$r";
 
 /** The one-character escapes of ES5 strings; any other escaped character stands for itself. */
 const SIMPLE_ESCAPES: { [k: string]: string } = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f", v: "\v", "0": "\0" };
@@ -61,7 +67,7 @@ function isKey(tokens: readonly Token[], k: number): boolean {
 }
 
 /** Whether `text` can sit in the texts comment: bytes only, and no end of comment. */
-function fitsComment(text: string): boolean {
+export function fitsComment(text: string): boolean {
   if (text.indexOf("*/") >= 0) return false;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 255) return false;
   return true;
@@ -76,9 +82,28 @@ export function bodyTextReader(file: string): string {
 }
 
 /**
- * `tokens` with each long literal replaced by a call of BODY_TEXT_READER, and the texts those calls
- * read, which the file holds from byte `at` on (each text once). Throws if the code already uses
- * the reader's name.
+ * The maker's definition, `$$r(offset,length,names,self,args)`: the function made from the text of
+ * `length` bytes at `offset` (text that evaluates to a function of the free names, which returns the
+ * function), called with `self` and `args`, or itself when no `args` are given. 2v06's eval runs in
+ * the global scope, hence the names handed over in `names`. The made function is kept with the
+ * values it was made with, by offset, and made again when a call hands over other values: a
+ * stand-in inside a function that runs more than once (a method of an object made per call) reads
+ * that run's names, as the function it stands for did.
+ */
+export const RARE_MAKER_DEFINITION =
+  "var $$c={};function " + RARE_MAKER + "(o,l,f,t,a){var c=$$c[o],i=0;if(c)for(;i<f.length;i++)if(c[i+1]!==f[i]){c=0;break}" +
+  "if(!c)c=$$c[o]=[eval(" + BODY_TEXT_READER + "(o,l)).apply(0,f)].concat(f);return a?c[0].apply(t,a):c[0]}";
+
+/** Whether the string token at `k` is the first argument of a call of RARE_MAKER. */
+function isMadeText(tokens: readonly Token[], k: number): boolean {
+  return tokens[k - 1]?.text === "(" && tokens[k - 2]?.text === RARE_MAKER;
+}
+
+/**
+ * `tokens` with each long literal replaced by a call of BODY_TEXT_READER (and each text handed to
+ * RARE_MAKER by its offset and length), and the texts those calls read, which the file holds from
+ * byte `at` on (each text once). Throws if the code already uses the reader's name, or hands the
+ * maker a text the comment cannot hold.
  */
 export function textsOutOfCode(tokens: readonly Token[], at: number): { tokens: Token[]; texts: string } {
   const out: Token[] = [];
@@ -88,13 +113,19 @@ export function textsOutOfCode(tokens: readonly Token[], at: number): { tokens: 
     const t = tokens[k] as Token;
     if (t.kind === "word" && t.text === BODY_TEXT_READER) throw new Error("the bundle already has a name " + BODY_TEXT_READER + ", which the function form's texts need");
     const value = t.kind === "string" ? stringValue(t.text) : "";
-    if (t.kind !== "string" || value.length < BODY_TEXT_MIN || isKey(tokens, k) || !fitsComment(value)) {
+    const made = t.kind === "string" && isMadeText(tokens, k);
+    if (made && !fitsComment(value)) throw new Error("a rarely called function's text cannot sit in the body file's comment");
+    if (!made && (t.kind !== "string" || value.length < BODY_TEXT_MIN || isKey(tokens, k) || !fitsComment(value))) {
       out.push(t);
       continue;
     }
     if (!offsets.hasOwnProperty(value)) {
       offsets[value] = at + texts.length;
       texts += value;
+    }
+    if (made) {
+      out.push({ kind: "number", text: String(offsets[value]) }, { kind: "punct", text: "," }, { kind: "number", text: String(value.length) });
+      continue;
     }
     // A call is an expression wherever a literal is, but as a key (left above).
     out.push(
@@ -116,5 +147,6 @@ export function textsOutOfCode(tokens: readonly Token[], at: number): { tokens: 
 export function bodyFileWithTexts(code: string | readonly Token[], file: string): string {
   const { tokens, texts } = textsOutOfCode(typeof code === "string" ? es5Tokens(code) : code, TEXTS_AT);
   if (texts === "") return joinPretokenised(tokens);
-  return "/*" + texts + "*/" + joinPretokenised(es5Tokens(bodyTextReader(file)).concat(tokens));
+  const maker = tokens.some((t) => t.kind === "word" && t.text === RARE_MAKER) ? RARE_MAKER_DEFINITION : "";
+  return "/*" + texts + "*/" + joinPretokenised(es5Tokens(bodyTextReader(file) + maker).concat(tokens));
 }

@@ -18,7 +18,7 @@
  *     (function(b){if(!b)return print("...");Modules.addCached("petfw",b);require("petfw");
  *       Modules.removeCached("petfw")})(require("Storage").read("petfw.js"))
  *
- * and petfw.js holds PRELUDE BODY. The body used to follow the head in a comment of `.bootcde`
+ * and petfw.js holds the BODY. The body used to follow the head in a comment of `.bootcde`
  * itself; the interpreter passed over it a character at a time at every boot, which on the emulated
  * chip cost about 1 M of the boot's 14.7 M instructions (CHANGELOG, issue 28). A file of its own is not
  * read at all until the head asks for it. The body is written before the head, so an upload that
@@ -27,16 +27,14 @@
  *
  * A head whose body file is missing says so on the console and starts nothing (the files' names are
  * at most 8 characters: on the emulated chip's 2v06 a file written under a 19-character name could
- * not be read back). A short prelude first gives the old interpreter what the bundle uses and it
- * lacks.
+ * not be read back).
  *
  * What 2v06.63 lacks, found on the emulated chip (docs/board.md, "Espruino's own ESP32 firmware"):
- * `subarray` on typed arrays. Everything else the bundle calls is there. The prelude adds only what
- * is missing, so it costs nothing where it is not needed. The firmware itself no longer takes views
+ * `subarray` on typed arrays. Everything else the bundle calls is there. The firmware takes no view
  * with subarray (the codec and the panel make them with the Uint8Array constructor, native on every
- * version: the prelude's JavaScript cost a save, a restore and every redraw; the bundle test refuses
- * a subarray in the bundle). The prelude stays as a safety net: a subarray that slipped in would run,
- * slowly, instead of stopping the pet at its first restore.
+ * version), and the bundle test refuses a subarray in the bundle. The function form used to begin
+ * with a prelude that defined subarray where it was missing, as a safety net behind that test; it
+ * cost every boot its text and the upload 260 bytes, for code the test keeps out, so it is gone.
  *
  * Either form is sent pretokenised (pretokenise.ts, ADR 0009): keywords and operators as the bytes
  * Espruino's lexer reads them as. The function form's head stays text, its body is pretokenised,
@@ -56,16 +54,6 @@ import { bodyFileWithTexts } from "./bodyTexts";
 export const BLOCK_SCOPE_SINCE = "2v14";
 
 export type BundleForm = "block" | "function";
-
-/**
- * What the older interpreters get before the bundle: `subarray` on Uint8Array (a view of the same
- * bytes, as the standard one), defined only where it is missing. An empty range is a new empty
- * array, not a view: Espruino reads a view of length 0 as the rest of the buffer.
- */
-export const FUNCTION_FORM_PRELUDE =
-  "if(!Uint8Array.prototype.subarray)Uint8Array.prototype.subarray=function(a,b){var n=this.length;" +
-  "a=a===void 0?0:a<0?Math.max(n+a,0):Math.min(a,n);b=b===void 0?n:b<0?Math.max(n+b,0):Math.min(b,n);" +
-  "return b>a?new Uint8Array(this.buffer,this.byteOffset+a,b-a):new Uint8Array(0)};";
 
 /** The form a board reporting `version` runs: "block" from BLOCK_SCOPE_SINCE on, "function" before (and for what is no version). */
 export function bundleFormFor(version: string): BundleForm {
@@ -104,7 +92,7 @@ export function sentBytes(files: StorageFile[]): number {
 }
 
 /**
- * The function form of a block-form bundle: `{BODY}` becomes `PRELUDE BODY`, pretokenised, in
+ * The function form of a block-form bundle: `{BODY}` becomes `BODY`, pretokenised, in
  * Storage file `bodyFile`, and a head that runs it (see above), the head last: it is what runs.
  * Throws for text that is not one outer block.
  */
@@ -113,7 +101,7 @@ export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE):
   if (!text.startsWith("{let ") || !text.endsWith("}")) throw new Error("the firmware bundle is not one outer block of lets, so it has no function form");
   // Long literals out of the code, into a comment the file begins with (bodyTexts.ts).
   // Rarely called functions made only when called, their texts beside the others (rareFunctions.ts).
-  const body = bodyFileWithTexts(rareFunctionsAsStandIns(es5Tokens(FUNCTION_FORM_PRELUDE + text.slice(1, -1))), bodyFile);
+  const body = bodyFileWithTexts(rareFunctionsAsStandIns(es5Tokens(text.slice(1, -1))), bodyFile);
   const file = JSON.stringify(bodyFile);
   const missing = JSON.stringify("pet: Storage has no " + bodyFile + ", the firmware's body: upload the pet again");
   const head =

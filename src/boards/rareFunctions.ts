@@ -21,19 +21,25 @@
  */
 import type { Token } from "./pretokenise";
 import { es5Tokens, joinPretokenised } from "./pretokenise";
-import { stringValue } from "./bodyTexts";
+import { fitsComment, RARE_MAKER, stringValue } from "./bodyTexts";
 
 /** What a marked function's body holds (after any hoisted `var`): this prefix, then its free names. */
 export const RARE_MARK = "$$L:";
 
-/** The free names of the marker at `k` (a string token), or null when it is not a marker. */
-function markAt(tokens: readonly Token[], k: number): string[] | null {
+/** What separates the free names from the outer block's name the function is the value of (scripts/lib/rareFunctions.js). */
+const RARE_BINDING = "=";
+
+/**
+ * The free names of the marker at `k` (a string token) and the outer block's name the function is
+ * the one value of ("" for none), or null when it is not a marker.
+ */
+function markAt(tokens: readonly Token[], k: number): { names: string[]; bound: string } | null {
   const t = tokens[k];
   if (t === undefined || t.kind !== "string") return null;
   const value = stringValue(t.text);
   if (value.slice(0, RARE_MARK.length) !== RARE_MARK) return null;
-  const names = value.slice(RARE_MARK.length);
-  return names === "" ? [] : names.split(",");
+  const [names, bound] = value.slice(RARE_MARK.length).split(RARE_BINDING) as [string, string | undefined];
+  return { names: names === "" ? [] : names.split(","), bound: bound ?? "" };
 }
 
 /** Index of the token closing the bracket opened at `open`. */
@@ -54,7 +60,7 @@ function closing(tokens: readonly Token[], open: number): number {
  * Where `function` at `f` has its parameters' and body's brackets and its marker (or null when
  * its body holds no marker before its first statement that is not a `var`).
  */
-function markedFunction(tokens: readonly Token[], f: number): { params: string[]; open: number; end: number; mark: number; names: string[] } | null {
+function markedFunction(tokens: readonly Token[], f: number): { open: number; end: number; mark: number; names: string[]; bound: string } | null {
   const openParams = f + 1;
   if ((tokens[openParams] as Token | undefined)?.text !== "(") return null;
   const closeParams = closing(tokens, openParams);
@@ -71,10 +77,9 @@ function markedFunction(tokens: readonly Token[], f: number): { params: string[]
       k++;
     } else break;
   }
-  const names = markAt(tokens, k);
-  if (names === null) return null;
-  const params = tokens.slice(openParams + 1, closeParams).filter((t) => t.text !== ",").map((t) => t.text);
-  return { params, open, end: closing(tokens, open), mark: k, names };
+  const mark = markAt(tokens, k);
+  if (mark === null) return null;
+  return { open, end: closing(tokens, open), mark: k, names: mark.names, bound: mark.bound };
 }
 
 /** `tokens` without the marker at `mark` and the ";" after it. */
@@ -105,8 +110,15 @@ export function rareFunctionsAsStandIns(tokens: readonly Token[]): Token[] {
     const fn = withoutMark(tokens.slice(k, m.end + 1), m.mark - k);
     const free = m.names.join(",");
     const made = "(function(" + free + "){return " + joinPretokenised(fn) + "})";
-    const standIn = "function(" + m.params.join(",") + "){return eval(" + JSON.stringify(made) + ")(" + free + ").apply(this,arguments)}";
-    for (const s of es5Tokens(standIn)) out.push(s);
+    // A text the body file's comment cannot hold stays a function, defined at boot as any other.
+    if (!fitsComment(made)) {
+      for (const s of fn) out.push(s);
+    } else {
+      // The one value of an outer block's name puts what it made there: later calls go to it directly.
+      const make = RARE_MAKER + "(" + JSON.stringify(made) + ",[" + free + "]";
+      const standIn = "function(){return " + (m.bound !== "" ? "(" + m.bound + "=" + make + ")).apply(this,arguments)}" : make + ",this,arguments)}");
+      for (const s of es5Tokens(standIn)) out.push(s);
+    }
     k = m.end;
   }
   return out;
