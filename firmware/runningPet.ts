@@ -315,6 +315,7 @@ export class RunningPet {
 
   /** The boot line of a region that does not fit the board (regionMisfit's answer); nothing is ever stored. */
   private refuseRegion_(misfit: number, board: PetBoard): string {
+    "rarely called";
     const code = misfitCode(misfit);
     const words = misfitWords(code, board.petRegion, board.storageSizes as number[], this.env_.storageSize);
     return this.noStorage_(code, "storage refused: " + code + " (" + words + ")");

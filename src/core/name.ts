@@ -41,6 +41,7 @@ export function utf8Encode(s: string): Uint8Array {
  * String.fromCharCode keeps only a code point's low byte.
  */
 export function utf8CodePoints(bytes: Uint8Array): number[] {
+  "rarely called";
   const out: number[] = [];
   let i = 0;
   while (i < bytes.length) {
@@ -97,6 +98,7 @@ export function utf8CodePoints(bytes: Uint8Array): number[] {
 
 /** A string from UTF-8 bytes, read as utf8CodePoints reads them. */
 export function utf8Decode(bytes: Uint8Array): string {
+  "rarely called";
   const cps = utf8CodePoints(bytes);
   let s = "";
   for (let k = 0; k < cps.length; k++) {
@@ -112,6 +114,7 @@ export function utf8Decode(bytes: Uint8Array): string {
  * on a build without Unicode strings a typed string already holds UTF-8 bytes (see src/platform/env.ts).
  */
 export function nameFromString(s: string, encode?: (s: string) => Uint8Array): Uint8Array | null {
+  "rarely called";
   if (typeof s !== "string") return null;
   const bytes = encode === undefined ? utf8Encode(s) : new Uint8Array(encode(s));
   return isValidName(bytes) ? bytes : null;

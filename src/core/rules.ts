@@ -116,6 +116,7 @@ function dwellReached(since: U64, nowHi: number, nowLo: number, dwellMs: number)
  * same exact values, over the whole u64 range.
  */
 export function updateWorld(world: World, deltaMs: number, event?: PetEvent): UpdateStatus {
+  "not called at boot";
   if (!(typeof deltaMs === "number" && deltaMs >= 0 && deltaMs <= MAX_SAFE && Math.floor(deltaMs) === deltaMs)) return "bad-delta";
   if (event !== undefined && PET_EVENTS.indexOf(event) < 0) return "bad-event";
   if (validateWorld(world) !== "ok") return "invalid-world";

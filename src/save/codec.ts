@@ -85,6 +85,7 @@ export interface LoadResult {
  * number up to 2^53 - 1; a fractional part is dropped because Espruino's Date.now() carries one.
  */
 function clockValue(v: number | U64): U64 | null {
+  "rarely called";
   if (typeof v === "number") {
     if (!(v >= 0) || v > MAX_SAFE) return null; // also rejects NaN
     const n = Math.floor(v);

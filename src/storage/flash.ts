@@ -208,6 +208,7 @@ export function unsafeReadWords(length: number): string {
  * (the failed operation's own status) for anything else, such as Espruino's own errors.
  */
 export function thrownStatus(e: unknown, fallback: FlashStatus): FlashStatus {
+  "rarely called";
   const s = e !== null && typeof e === "object" ? (e as FlashFailure).flashStatus : undefined;
   return s !== "ok" && isFlashStatus(s) ? s : fallback;
 }

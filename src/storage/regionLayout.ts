@@ -203,6 +203,7 @@ export const HEADER_INVALID = -2;
  * object: the boot runs it for every sector of the region.
  */
 export function headerSeqAt(l: RegionLayout, dv: DataView, offset: number): number {
+  "rarely called";
   const magic = dv.getUint32(offset, true);
   const s = dv.getUint32(offset + 4, true);
   const c = dv.getUint32(offset + 8, true);

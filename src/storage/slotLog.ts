@@ -168,6 +168,7 @@ const MAY_BE_NEWEST = ": this save may or may not be the one the next boot retur
  * Only called on a mismatch, so a save's own path carries none of it; the cells were erased before.
  */
 function writeMiss(back: Uint8Array, wanted: Uint8Array): string {
+  "rarely called";
   if (allErased(back)) return "the write had no effect";
   let same = 0;
   for (let i = 0; i < back.length; i++) if (back[i] === wanted[i]) same++;
