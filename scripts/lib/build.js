@@ -245,7 +245,7 @@ export const BUNDLE_ONLY_PROPERTIES = [
 
 export const TERSER_OPTIONS = {
   ecma: 5,
-  // directives: false keeps the "rarely called" directive for rareFunctions.js (terser would drop it).
+  // directives: false keeps the "rarely called" and "not called at boot" directives for rareFunctions.js (terser would drop them).
   compress: { hoist_funs: true, hoist_vars: true, passes: 2, directives: false },
   mangle: { properties: { regex: new RegExp("_$|^(?:" + BUNDLE_ONLY_PROPERTIES.join("|") + ")$") } },
   format: { ascii_only: true, comments: false },

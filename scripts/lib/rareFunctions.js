@@ -1,13 +1,13 @@
 /**
- * Functions the source marks as rarely called, made ready for the function form to keep their text
- * out of the boot (src/boards/rareFunctions.ts, ADR 0012).
+ * Functions the source marks as not called by a boot, made ready for the function form to keep
+ * their text out of the boot (src/boards/rareFunctions.ts, ADR 0012, ADR 0013).
  *
- * A function whose body begins with the directive RARE_DIRECTIVE ("rarely called") is one that no
- * boot which restores a save and no loop step or save of a healthy log calls: a failure's path, the
- * opening of a new sector, a console command such as pet.rename(). On Espruino before 2v14 (the
- * function form) such a function costs the boot its whole text, read to define it; kept in the body
- * file's comment instead, it costs the boot a fifth of that, and the call that needs it pays for
- * reading it then.
+ * A function whose body begins with the directive RARE_DIRECTIVE ("rarely called") or
+ * LATER_DIRECTIVE ("not called at boot") is one that no boot restoring a save calls: a failure's
+ * path, the opening of a new sector, a console command such as pet.rename(), a rule change. On
+ * Espruino before 2v14 (the function form) such a function costs the boot its whole text, read to
+ * define it; kept in the body file's comment instead, it costs the boot a fifth of that, and its
+ * first call pays for reading it then.
  *
  * Espruino 2v06's eval runs in the global scope only, so the text the function form evaluates cannot
  * see the bundle's names. This pass writes into the directive the names of the enclosing scopes the
@@ -16,8 +16,9 @@
  * same value whenever the function can run: the pass refuses (throws) a name assigned more than once
  * (one declaration with a value, or one assignment after a bare `let`), a marked function nested in
  * another, one with a name of its own, and one that uses `arguments` or a name the hand-over itself
- * needs. Runs after terser (whose `directives: false` keeps the directive) and outerBlock.js, on the
- * final text.
+ * needs. A function that is the one value of an outer block's name gets that name too, "$$L:a,b=f":
+ * the function form puts the function it makes there. Runs after terser (whose `directives: false`
+ * keeps the directives) and outerBlock.js, on the final text.
  */
 import { parse } from "acorn";
 import { declaredIn } from "./outerBlock.js";

@@ -1,23 +1,26 @@
 /**
- * The function form's rarely called functions, defined only when they are called (ADR 0012).
+ * The function form's marked functions, made at their first call and kept (ADR 0012, ADR 0013).
  *
  * Why: Espruino reads a function's whole text when it defines the function, about 205 Xtensa
  * instructions a byte on the emulated ESP32 (2v06), while the body file's comment is passed over for
- * about 34 (docs/speed.md). A function that a boot restoring a save, a loop step and a save of a
- * healthy log never call (a failure's path, opening a new sector, pet.rename()) need not be read
- * at every boot. The source marks such a function with the directive "rarely called", and the build
+ * about 34 (docs/speed.md). A function that a boot restoring a save never calls (a failure's path,
+ * opening a new sector, pet.rename(), a rule change) need not be read at every boot. The source
+ * marks such a function with the directive "rarely called" or "not called at boot", and the build
  * (scripts/lib/rareFunctions.js) writes into it the names of the enclosing scopes the function
- * reads: `function(a){"$$L:x,y";...}`.
+ * reads, and the outer block's name it is the one value of, if any: `function(a){"$$L:x,y=f";...}`.
  *
- * In the function form each marked function becomes a stand-in that makes it when it is called:
+ * In the function form each marked function becomes a stand-in that has the body file's maker
+ * (bodyTexts.ts RARE_MAKER) make it and call it:
  *
- *     function(a){return eval("(function(x,y){return function(a){...}})")(x,y).apply(this,arguments)}
+ *     function(){return $$r("(function(x,y){return function(a){...}})",[x,y],this,arguments)}
+ *     function(){return(f=$$r("(function(x,y){return function(a){...}})",[x,y])).apply(this,arguments)}
  *
- * The text is a long literal, so bodyTexts.ts moves it into the body file's comment and the
- * stand-in reads it from Storage. Espruino 2v06's eval runs in the global scope, so the names the
- * function reads are handed to it as arguments; the build only marks a function whose every such
- * name holds one value for good. The block form (Espruino 2v14 on) keeps the function as it was,
- * less its marker.
+ * The second when the function is the one value of outer name `f`: the made function takes the
+ * stand-in's place there, so only the first call goes through the maker. The text becomes its
+ * offset and length in the body file's comment (bodyTexts.ts). Espruino 2v06's eval runs in the
+ * global scope, so the names the function reads are handed to it as arguments; the build only marks
+ * a function whose every such name holds one value for good. The block form (Espruino 2v14 on)
+ * keeps the function as it was, less its marker.
  */
 import type { Token } from "./pretokenise";
 import { es5Tokens, joinPretokenised } from "./pretokenise";

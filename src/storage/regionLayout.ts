@@ -200,7 +200,9 @@ export const HEADER_INVALID = -2;
 /**
  * What the 12 header bytes at `offset` of `dv` say, as decodeHeader judges them: the sequence number
  * (0 .. 2^32 - 1) of a valid header, HEADER_ERASED or HEADER_INVALID. Three word reads and no
- * object: the boot runs it for every sector of the region.
+ * object: the full header scan runs it for every sector of the region. On the device that scan is
+ * the fallback of the native quick scan (SlotLog's scanQuick_), which a boot of a healthy log
+ * takes instead, so the function form makes this one only when it is called (ADR 0012).
  */
 export function headerSeqAt(l: RegionLayout, dv: DataView, offset: number): number {
   "rarely called";
