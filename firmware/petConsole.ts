@@ -122,6 +122,7 @@ function failed(s: RunningPet, what: string, e: unknown): string {
 export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
   return {
     status: function () {
+      "not called at boot";
       try {
         if (s.idleTicks_ !== 0) s.settle_(); // the world as of the last tick (settle_ tests this too: a call fewer)
         const world = s.world_;

@@ -71,6 +71,7 @@ export interface OpenedStore {
  * status itself for any other. A switch, not a table: its texts stay in flash, not in RAM.
  */
 function noSaveWords(status: string): string {
+  "rarely called";
   switch (status) {
     case "empty":
       return "region empty";

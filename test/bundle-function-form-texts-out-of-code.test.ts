@@ -51,7 +51,8 @@ describe("the function form's texts out of its code", () => {
       const block = (await buildFirmware({ board: join(ROOT, "boards", board), outFile: null })).code;
       const body = functionForm(block).body.code;
       expect(body.startsWith("/*")).toBe(true);
-      expect(body.split(BODY_TEXT_READER + "(").length).toBeGreaterThan(20);
+      // Fewer than the literals of the bundle: those inside marked functions are read with their text.
+      expect(body.split(BODY_TEXT_READER + "(").length).toBeGreaterThan(10);
       expect(textsRestored(body, BODY_FILE)).toBe(joinPretokenised(rareFunctionsAsStandIns(es5Tokens(block.replace(/\s+$/, "").slice(1, -1)))));
     }
   });

@@ -16,8 +16,10 @@
  * same value whenever the function can run: the pass refuses (throws) a name assigned more than once
  * (one declaration with a value, or one assignment after a bare `let`), a marked function nested in
  * another, one with a name of its own, and one that uses `arguments` or a name the hand-over itself
- * needs. A function that is the one value of an outer block's name gets that name too, "$$L:a,b=f":
- * the function form puts the function it makes there. Runs after terser (whose `directives: false`
+ * needs. A function that is the one value of an outer block's name gets that name too, "$$L:a,b=f",
+ * and one marked as called often that is a property's value the property's name, "$$L:a,b.p": the
+ * function form puts the function it makes there. One marked as called often may not read another
+ * marked function of the outer block: it would be made holding that one's stand-in. Runs after terser (whose `directives: false`
  * keeps the directives) and outerBlock.js, on the final text.
  */
 import { parse } from "acorn";
@@ -38,6 +40,12 @@ export const RARE_MARK = "$$L:";
  * it makes in that name, so that later calls go to it directly.
  */
 export const RARE_BINDING = "=";
+/**
+ * What follows the free names instead when a function marked LATER_DIRECTIVE is the value of a
+ * property (`{p:function}`, `o.p=function`): this and the property's name. The stand-in then puts the function it makes in
+ * that property of the object it was called on, when it found itself there.
+ */
+export const RARE_PROPERTY = ".";
 
 /** The names the outer block declares: its lets (outerBlock.js leaves nothing else at its top). */
 function blockNames(block) {
@@ -93,7 +101,7 @@ export function markRareFunctions(code) {
   if (code.indexOf(RARE_DIRECTIVE) < 0 && code.indexOf(LATER_DIRECTIVE) < 0) return code;
   const ast = parse(code, { ecmaVersion: 2015, sourceType: "script" });
   const block = ast.body[0];
-  if (!block || block.type !== "BlockStatement") throw new Error("rarely called functions: the bundle is not one outer block");
+  if (!block || block.type !== "BlockStatement") throw new Error("marked functions: the bundle is not one outer block");
   const top = { node: block, names: blockNames(block) };
   // Every assignment, counted per declaring scope and name (a declaration with a value counts one).
   const assigned = new Map();
@@ -113,14 +121,18 @@ export function markRareFunctions(code) {
       const outer = scopes.slice(0, -1);
       // The outer block's name this function is the value of (let X=function, X=function), if any.
       const bound = parent && parent.type === "VariableDeclarator" && parent.init === node ? parent.id.name : parent && parent.type === "AssignmentExpression" && parent.right === node && parent.left.type === "Identifier" ? parent.left.name : null;
-      marked.push({ fn: node, outer, bound: bound !== null && resolve(outer, bound) === top ? bound : null });
+      // Else the property it is the value of ({p:function}, o.p=function), if any.
+      const key = parent && parent.type === "Property" && parent.value === node && !parent.computed && parent.kind === "init" ? parent.key : parent && parent.type === "AssignmentExpression" && parent.right === node && parent.left.type === "MemberExpression" && !parent.left.computed ? parent.left.property : null;
+      const property = key === null ? null : key.type === "Identifier" ? key.name : typeof key.value === "string" ? key.value : null;
+      marked.push({ fn: node, outer, bound: bound !== null && resolve(outer, bound) === top ? bound : null, property });
     }
   });
   const edits = [];
-  for (const { fn, outer, bound } of marked) {
-    const where = "rarely called function at character " + fn.start;
+  const done = [];
+  for (const { fn, outer, bound, property } of marked) {
+    const where = "marked function at character " + fn.start;
     if (fn.id) throw new Error(where + " has a name of its own, which its stand-in would not have");
-    if (outer.some((s) => isFunction(s.node) && rareDirective(s.node) !== null)) throw new Error(where + " is inside another rarely called function");
+    if (outer.some((s) => isFunction(s.node) && rareDirective(s.node) !== null)) throw new Error(where + " is inside another marked function");
     const free = new Map();
     walkScoped(fn, outer, (node, scopes, parent) => {
       if (node.type !== "Identifier") return;
@@ -135,9 +147,27 @@ export function markRareFunctions(code) {
       if (times > 1) throw new Error(where + " reads " + name + ", which is assigned " + times + " times: the value handed over could be stale");
     }
     const literal = rareDirective(fn);
-    // A function that is the one value of an outer block's name can take its stand-in's place there.
-    const replaces = bound !== null && (assigned.get(top.names)?.get(bound) || 0) === 1 ? RARE_BINDING + bound : "";
+    // A function that is the one value of an outer block's name can take its stand-in's place there;
+    // else one marked as called often (LATER_DIRECTIVE) that is the value of a property, in the
+    // property of the object it is called on (its stand-in then has a name, 2 JsVars more on 2v06).
+    const often = literal.value === LATER_DIRECTIVE;
+    const replaces =
+      bound !== null && (assigned.get(top.names)?.get(bound) || 0) === 1
+        ? RARE_BINDING + bound
+        : often && property !== null && /^[A-Za-z_$][\w$]*$/.test(property)
+          ? RARE_PROPERTY + property
+          : "";
     edits.push({ start: literal.start, end: literal.end, text: JSON.stringify(RARE_MARK + [...free.keys()].sort().join(",") + replaces) });
+    done.push({ where, often, free, takes: replaces.startsWith(RARE_BINDING) ? bound : null });
+  }
+  // A function marked as called often that reads another marked function of the outer block would
+  // be made holding that one's stand-in, and call it through the maker every time (ADR 0013).
+  const takers = new Set(done.map((d) => d.takes).filter((n) => n !== null));
+  for (const d of done) {
+    if (!d.often) continue;
+    for (const [name, scope] of d.free) {
+      if (scope === top && takers.has(name)) throw new Error(d.where + " is marked as called often and reads " + name + ", a marked function it would call through its stand-in every time");
+    }
   }
   edits.sort((a, b) => b.start - a.start);
   let out = code;

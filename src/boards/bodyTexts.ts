@@ -82,17 +82,18 @@ export function bodyTextReader(file: string): string {
 }
 
 /**
- * The maker's definition, `$$r(offset,length,names,self,args)`: the function made from the text of
- * `length` bytes at `offset` (text that evaluates to a function of the free names, which returns the
- * function), called with `self` and `args`, or itself when no `args` are given. 2v06's eval runs in
- * the global scope, hence the names handed over in `names`. The made function is kept with the
- * values it was made with, by offset, and made again when a call hands over other values: a
- * stand-in inside a function that runs more than once (a method of an object made per call) reads
- * that run's names, as the function it stands for did.
+ * The maker's definition, `$$r(offset,length,names,self,args,standIn,property)`: the function made
+ * from the text of `length` bytes at `offset` (text that evaluates to a function of the free names,
+ * which returns the function), called with `self` and `args`, or itself when no `args` are given.
+ * 2v06's eval runs in the global scope, hence the names handed over in `names`. The made function
+ * is kept with the values it was made with, by offset, and made again when a call hands over other
+ * values: a stand-in inside a function that runs more than once (a method of an object made per
+ * call) reads that run's names, as the function it stands for did. When `self[property]` is
+ * `standIn`, the made function takes its place there.
  */
 export const RARE_MAKER_DEFINITION =
-  "var $$c={};function " + RARE_MAKER + "(o,l,f,t,a){var c=$$c[o],i=0;if(c)for(;i<f.length;i++)if(c[i+1]!==f[i]){c=0;break}" +
-  "if(!c)c=$$c[o]=[eval(" + BODY_TEXT_READER + "(o,l)).apply(0,f)].concat(f);return a?c[0].apply(t,a):c[0]}";
+  "var $$c={};function " + RARE_MAKER + "(o,l,f,t,a,s,p){var c=$$c[o],i=0;if(c)for(;i<f.length;i++)if(c[i+1]!==f[i]){c=0;break}" +
+  "if(!c)c=$$c[o]=[eval(" + BODY_TEXT_READER + "(o,l)).apply(0,f)].concat(f);if(s&&t&&t[p]===s)t[p]=c[0];return a?c[0].apply(t,a):c[0]}";
 
 /** Whether the string token at `k` is the first argument of a call of RARE_MAKER. */
 function isMadeText(tokens: readonly Token[], k: number): boolean {

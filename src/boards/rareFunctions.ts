@@ -14,9 +14,13 @@
  *
  *     function(){return $$r("(function(x,y){return function(a){...}})",[x,y],this,arguments)}
  *     function(){return(f=$$r("(function(x,y){return function(a){...}})",[x,y])).apply(this,arguments)}
+ *     function s(){return $$r("(function(x,y){return function(a){...}})",[x,y],this,arguments,s,"p")}
  *
- * The second when the function is the one value of outer name `f`: the made function takes the
- * stand-in's place there, so only the first call goes through the maker. The text becomes its
+ * The second when the function is the one value of outer name `f`, the third when it is the value
+ * of property `p` (`{p:function}`, `o.p=function`): the made function takes the stand-in's place
+ * in `f`, or in `this.p` when that is the stand-in, so only the first call goes through the maker.
+ * A stand-in still held elsewhere (handed as a value to a function made before) goes through the
+ * maker at every call, which the build keeps off what runs often (scripts/lib/rareFunctions.js). The text becomes its
  * offset and length in the body file's comment (bodyTexts.ts). Espruino 2v06's eval runs in the
  * global scope, so the names the function reads are handed to it as arguments; the build only marks
  * a function whose every such name holds one value for good. The block form (Espruino 2v14 on)
@@ -31,18 +35,30 @@ export const RARE_MARK = "$$L:";
 
 /** What separates the free names from the outer block's name the function is the value of (scripts/lib/rareFunctions.js). */
 const RARE_BINDING = "=";
+/** What separates them from the property the function is the value of. */
+const RARE_PROPERTY = ".";
 
 /**
- * The free names of the marker at `k` (a string token) and the outer block's name the function is
- * the one value of ("" for none), or null when it is not a marker.
+ * The free names of the marker at `k` (a string token), and the outer block's name ("" for none)
+ * or else the property ("" for none) the function is the value of; null when it is not a marker.
  */
-function markAt(tokens: readonly Token[], k: number): { names: string[]; bound: string } | null {
+function markAt(tokens: readonly Token[], k: number): { names: string[]; bound: string; property: string } | null {
   const t = tokens[k];
   if (t === undefined || t.kind !== "string") return null;
   const value = stringValue(t.text);
   if (value.slice(0, RARE_MARK.length) !== RARE_MARK) return null;
-  const [names, bound] = value.slice(RARE_MARK.length).split(RARE_BINDING) as [string, string | undefined];
-  return { names: names === "" ? [] : names.split(","), bound: bound ?? "" };
+  const rest = value.slice(RARE_MARK.length);
+  const at = rest.search(/[=.]/);
+  const names = at < 0 ? rest : rest.slice(0, at);
+  const target = at < 0 ? "" : rest.slice(at + 1);
+  const kind = at < 0 ? "" : rest.charAt(at);
+  return { names: names === "" ? [] : names.split(","), bound: kind === RARE_BINDING ? target : "", property: kind === RARE_PROPERTY ? target : "" };
+}
+
+/** A name for a stand-in to call itself by: one letter that is none of `taken`. */
+function selfName(taken: readonly string[]): string {
+  for (const c of "sqzjkxwvuy") if (taken.indexOf(c) < 0) return c;
+  throw new Error("rarely called functions: no free name for a stand-in");
 }
 
 /** Index of the token closing the bracket opened at `open`. */
@@ -63,7 +79,7 @@ function closing(tokens: readonly Token[], open: number): number {
  * Where `function` at `f` has its parameters' and body's brackets and its marker (or null when
  * its body holds no marker before its first statement that is not a `var`).
  */
-function markedFunction(tokens: readonly Token[], f: number): { open: number; end: number; mark: number; names: string[]; bound: string } | null {
+function markedFunction(tokens: readonly Token[], f: number): { open: number; end: number; mark: number; names: string[]; bound: string; property: string } | null {
   const openParams = f + 1;
   if ((tokens[openParams] as Token | undefined)?.text !== "(") return null;
   const closeParams = closing(tokens, openParams);
@@ -82,7 +98,7 @@ function markedFunction(tokens: readonly Token[], f: number): { open: number; en
   }
   const mark = markAt(tokens, k);
   if (mark === null) return null;
-  return { open, end: closing(tokens, open), mark: k, names: mark.names, bound: mark.bound };
+  return { open, end: closing(tokens, open), mark: k, names: mark.names, bound: mark.bound, property: mark.property };
 }
 
 /** `tokens` without the marker at `mark` and the ";" after it. */
@@ -117,9 +133,17 @@ export function rareFunctionsAsStandIns(tokens: readonly Token[]): Token[] {
     if (!fitsComment(made)) {
       for (const s of fn) out.push(s);
     } else {
-      // The one value of an outer block's name puts what it made there: later calls go to it directly.
+      // The one value of an outer block's name puts what it made there, and a property's value in
+      // the property of the object it was called on when it finds itself there (so it calls itself
+      // by a name): later calls go to the made function directly.
       const make = RARE_MAKER + "(" + JSON.stringify(made) + ",[" + free + "]";
-      const standIn = "function(){return " + (m.bound !== "" ? "(" + m.bound + "=" + make + ")).apply(this,arguments)}" : make + ",this,arguments)}");
+      const self = m.property !== "" ? selfName(m.names) : "";
+      const standIn =
+        m.bound !== ""
+          ? "function(){return(" + m.bound + "=" + make + ")).apply(this,arguments)}"
+          : self !== ""
+            ? "function " + self + "(){return " + make + ",this,arguments," + self + "," + JSON.stringify(m.property) + ")}"
+            : "function(){return " + make + ",this,arguments)}";
       for (const s of es5Tokens(standIn)) out.push(s);
     }
     k = m.end;

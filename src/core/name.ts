@@ -98,7 +98,6 @@ export function utf8CodePoints(bytes: Uint8Array): number[] {
 
 /** A string from UTF-8 bytes, read as utf8CodePoints reads them. */
 export function utf8Decode(bytes: Uint8Array): string {
-  "rarely called";
   const cps = utf8CodePoints(bytes);
   let s = "";
   for (let k = 0; k < cps.length; k++) {
