@@ -1,9 +1,10 @@
 /**
- * Rarely called functions in the function form (src/boards/rareFunctions.ts, ADR 0012): the build
- * names what each marked function reads and refuses what it could not hand over safely; the function
- * form turns each into a stand-in that makes the same function when called; the block form keeps it,
- * less its marker; and on Espruino the firmware's rare paths (the console's rename, hatch, importHex
- * and checkSave, and a save that opens a new sector) work through their stand-ins.
+ * Marked functions in the function form (src/boards/rareFunctions.ts, ADR 0012, ADR 0013): the build
+ * names what each marked function reads, and the outer name or the property it may take over, and
+ * refuses what it could not hand over safely; the function form turns each into a stand-in that
+ * makes the same function at its first call and keeps it; the block form keeps it, less its marker;
+ * and on Espruino the firmware's marked paths (the console's rename, hatch, importHex and checkSave,
+ * events, a name that is not ASCII, and a save that opens a new sector) work through their stand-ins.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
