@@ -100,7 +100,7 @@ export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE):
   const text = blockBundle.replace(/\s+$/, "");
   if (!text.startsWith("{let ") || !text.endsWith("}")) throw new Error("the firmware bundle is not one outer block of lets, so it has no function form");
   // Long literals out of the code, into a comment the file begins with (bodyTexts.ts).
-  // Rarely called functions made only when called, their texts beside the others (rareFunctions.ts).
+  // Functions no boot calls made at their first call and kept, their texts beside the others (rareFunctions.ts).
   const body = bodyFileWithTexts(rareFunctionsAsStandIns(es5Tokens(text.slice(1, -1))), bodyFile);
   const file = JSON.stringify(bodyFile);
   const missing = JSON.stringify("pet: Storage has no " + bodyFile + ", the firmware's body: upload the pet again");
