@@ -19,8 +19,8 @@
  * needs. A function that is the one value of an outer block's name gets that name too, "$$L:a,b=f",
  * and one marked as called often that is a property's value the property's name, "$$L:a,b.p": the
  * function form puts the function it makes there. One marked as called often may not read another
- * marked function of the outer block: it would be made holding that one's stand-in. Runs after terser (whose `directives: false`
- * keeps the directives) and outerBlock.js, on the final text.
+ * marked function of the outer block: it would be made holding that one's stand-in. Runs after
+ * terser (whose `directives: false` keeps the directives) and outerBlock.js, on the final text.
  */
 import { parse } from "acorn";
 import { declaredIn } from "./outerBlock.js";
@@ -28,8 +28,9 @@ import { declaredIn } from "./outerBlock.js";
 /** What the source writes first in a rarely called function's body. */
 export const RARE_DIRECTIVE = "rarely called";
 /**
- * The same mark for a function that may run often, but never in a boot: the function form makes it
- * at its first call and keeps it, as it does a rarely called one. The two words only say why.
+ * The mark for a function that may run often, but never in a boot: the function form makes it at
+ * its first call and keeps it, as it does a rarely called one. The words differ in effect only for
+ * a property's value, which this one makes take over the property (RARE_PROPERTY).
  */
 export const LATER_DIRECTIVE = "not called at boot";
 /** What the directive becomes, followed by the function's free names, comma-separated. */
@@ -42,8 +43,8 @@ export const RARE_MARK = "$$L:";
 export const RARE_BINDING = "=";
 /**
  * What follows the free names instead when a function marked LATER_DIRECTIVE is the value of a
- * property (`{p:function}`, `o.p=function`): this and the property's name. The stand-in then puts the function it makes in
- * that property of the object it was called on, when it found itself there.
+ * property (`{p:function}`, `o.p=function`): this and the property's name. The stand-in then puts
+ * the function it makes in that property of the object it was called on, when it found itself there.
  */
 export const RARE_PROPERTY = ".";
 
@@ -93,9 +94,9 @@ function rareDirective(fn) {
 }
 
 /**
- * `code` (the bundle as one outer block, `{let ...}`) with every RARE_DIRECTIVE rewritten as
- * RARE_MARK and the function's free names. Throws when a marked function cannot be handed its names
- * safely (above).
+ * `code` (the bundle as one outer block, `{let ...}`) with every RARE_DIRECTIVE and LATER_DIRECTIVE
+ * rewritten as RARE_MARK, the function's free names and what it may take over. Throws when a marked
+ * function cannot be handed its names safely, or would hold another's stand-in (above).
  */
 export function markRareFunctions(code) {
   if (code.indexOf(RARE_DIRECTIVE) < 0 && code.indexOf(LATER_DIRECTIVE) < 0) return code;

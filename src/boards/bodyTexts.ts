@@ -24,8 +24,8 @@ export const BODY_TEXT_MIN = 24;
 /** The function that reads a text back; the build never gives a name of this form (outerBlock.js). */
 export const BODY_TEXT_READER = "$$t";
 /**
- * The function that makes a rarely called function from its text at its first call and keeps it
- * (rareFunctions.ts). A stand-in calls it with the text as its first argument, which this file
+ * The function that makes a marked function (one no boot calls) from its text at its first call
+ * and keeps it (rareFunctions.ts). A stand-in calls it with the text as its first argument, which this file
  * turns into the text's offset and length: the maker reads the text only the first time.
  */
 export const RARE_MAKER = "$$r";

@@ -7,7 +7,8 @@
  * opening a new sector, pet.rename(), a rule change) need not be read at every boot. The source
  * marks such a function with the directive "rarely called" or "not called at boot", and the build
  * (scripts/lib/rareFunctions.js) writes into it the names of the enclosing scopes the function
- * reads, and the outer block's name it is the one value of, if any: `function(a){"$$L:x,y=f";...}`.
+ * reads, and the outer block's name it is the one value of (`function(a){"$$L:x,y=f";...}`) or,
+ * for one marked as called often, the property it is the value of (`"$$L:x,y.p"`), if any.
  *
  * In the function form each marked function becomes a stand-in that has the body file's maker
  * (bodyTexts.ts RARE_MAKER) make it and call it:
@@ -20,8 +21,8 @@
  * of property `p` (`{p:function}`, `o.p=function`): the made function takes the stand-in's place
  * in `f`, or in `this.p` when that is the stand-in, so only the first call goes through the maker.
  * A stand-in still held elsewhere (handed as a value to a function made before) goes through the
- * maker at every call, which the build keeps off what runs often (scripts/lib/rareFunctions.js). The text becomes its
- * offset and length in the body file's comment (bodyTexts.ts). Espruino 2v06's eval runs in the
+ * maker at every call, which the build keeps off what runs often (scripts/lib/rareFunctions.js).
+ * The text becomes its offset and length in the body file's comment (bodyTexts.ts). Espruino 2v06's eval runs in the
  * global scope, so the names the function reads are handed to it as arguments; the build only marks
  * a function whose every such name holds one value for good. The block form (Espruino 2v14 on)
  * keeps the function as it was, less its marker.
@@ -48,7 +49,8 @@ function markAt(tokens: readonly Token[], k: number): { names: string[]; bound: 
   const value = stringValue(t.text);
   if (value.slice(0, RARE_MARK.length) !== RARE_MARK) return null;
   const rest = value.slice(RARE_MARK.length);
-  const at = rest.search(/[=.]/);
+  let at = rest.indexOf(RARE_BINDING);
+  if (at < 0) at = rest.indexOf(RARE_PROPERTY);
   const names = at < 0 ? rest : rest.slice(0, at);
   const target = at < 0 ? "" : rest.slice(at + 1);
   const kind = at < 0 ? "" : rest.charAt(at);
