@@ -14,6 +14,9 @@ import { es5Tokens, joinPretokenised, pretokenise, untokenise } from "../src/boa
 export function textsRestored(file: string, bodyFile = "petfw.js"): string {
   if (!file.startsWith("/*")) return file;
   const codeAt = file.indexOf("*/") + 2;
+  // The offset the file begins with is where its comment ends (what the head evaluates from).
+  const first = file.substr(2, 5);
+  if (!/^[0-9]{5}$/.test(first) || Number(first) !== codeAt) throw new Error("the body file's first number " + first + " is not where its code starts, " + codeAt);
   const reader = pretokenise(bodyTextReader(bodyFile));
   let code = file.slice(codeAt);
   if (!code.startsWith(reader)) throw new Error("the body's code does not begin with the text reader");
@@ -23,7 +26,7 @@ export function textsRestored(file: string, bodyFile = "petfw.js"): string {
   const tokens = es5Tokens(untokenise(code));
   const out: typeof tokens = [];
   const text = (at: number, length: number): string => {
-    if (at < 2 || at + length > codeAt - 2) throw new Error("a text outside the comment: " + at + "," + length);
+    if (at < 7 || at + length > codeAt - 2) throw new Error("a text outside the comment: " + at + "," + length);
     return JSON.stringify(file.substr(at, length));
   };
   for (let k = 0; k < tokens.length; k++) {

@@ -35,6 +35,9 @@ describe("the function form", () => {
     const code = form.files[0]!.code;
     const end = code.indexOf("*/") + 2;
     expect(code.startsWith("/*")).toBe(true);
+    // The comment begins with the offset of the code after it, in five digits: where the head
+    // evaluates the file from, past the texts.
+    expect(code.slice(2, 7)).toBe(String(end).padStart(5, "0"));
     expect(code.slice(end).startsWith(pretokenise(bodyTextReader(BODY_FILE)))).toBe(true);
     expect(textsRestored(code)).toBe(joinPretokenised(rareFunctionsAsStandIns(es5Tokens(block.replace(/\s+$/, "").slice(1, -1)))));
     expect(untokenise(code).length).toBeGreaterThan(code.length);
@@ -42,7 +45,7 @@ describe("the function form", () => {
     const head = form.files[1]!.code;
     expect(/[\x80-\xff]/.test(head)).toBe(false);
     expect(head.length).toBeLessThan(300);
-    expect(head).toContain('require("Storage").read("' + BODY_FILE + '")');
+    expect(head).toContain('(require("Storage"),"' + BODY_FILE + '")');
     expect(sentBytes(form.files)).toBe(form.files[0]!.code.length + head.length);
     const blockForm = bundleForVersion(block, "2v14");
     expect(blockForm.form).toBe("block");
@@ -53,12 +56,32 @@ describe("the function form", () => {
     const other = functionForm("{let a=1;print(a)}");
     expect(other.head).toBe(functionForm(block).head);
     expect(other.body.code).not.toBe(functionForm(block).body.code);
+    // A body with no texts still begins with its code's offset: the head reads every body the same way.
+    expect(other.body.code).toBe("/*00009*/" + pretokenise("let a=1;print(a)"));
+  });
+
+  it("has a head that evaluates the body from the offset it begins with, and a whole file that begins otherwise", () => {
+    // The head run in Node against a Storage of one file: what it hands Modules.addCached.
+    const { head } = functionForm(block);
+    const run = (file: string): string | undefined => {
+      let cached: string | undefined;
+      const storage = { read: (name: string, offset?: number, length?: number) => (name === BODY_FILE ? file.substr(offset ?? 0, length === undefined || length <= 0 ? undefined : length) : undefined) };
+      const Modules = { addCached: (_m: string, code: string) => (cached = code), removeCached: () => undefined };
+      new Function("require", "Modules", "print", head)(() => storage, Modules, () => undefined);
+      return cached;
+    };
+    const body = functionForm(block).body.code;
+    expect(run(body)).toBe(body.slice(body.indexOf("*/") + 2));
+    // A body an older build wrote (texts straight after the comment's opening) is run whole, as the
+    // heads before this one ran it: to the interpreter its texts are a comment.
+    const older = "/*import rejected: bad-hex*/print(1)";
+    expect(run(older)).toBe(older);
   });
 
   it("reads its body from the file it is told (the bench's probe keeps one beside the firmware's)", () => {
     const probe = bundleForVersion(block, "2v06.63", "probe.js", "probefw");
     expect(probe.files.map((f) => f.name)).toEqual(["probefw", "probe.js"]);
-    expect(probe.files[1]!.code).toContain('require("Storage").read("probefw")');
+    expect(probe.files[1]!.code).toContain('(require("Storage"),"probefw")');
     // Names of 8 characters at most, as .bootcde: the emulated chip's 2v06 could not read back a file written under a 19-character name.
     expect(BODY_FILE.length).toBeLessThanOrEqual(8);
   });
@@ -104,5 +127,19 @@ describe.skipIf(!ESPRUINO)("the function form on Espruino " + NEEDS_ESPRUINO, ()
     const out = await runEspruinoCode('setTimeout(function(){print("#pet "+typeof pet)},0)', dir);
     expect(out).toContain("pet: Storage has no " + BODY_FILE + ", the firmware's body: upload the pet again");
     expect(out).toContain("#pet undefined");
+  });
+
+  it("has a head that evaluates the body from the offset the file begins with, zeros and all", async () => {
+    // Not a body the build writes: the number points past a statement, so the output shows where
+    // the head began (a leading zero read as octal, or the number not read, would print "#whole").
+    const first = '/*00000*/print("#whole");';
+    const body = first.replace("00000", String(first.length).padStart(5, "0")) + 'print("#from")';
+    const { head } = functionForm("{let a=1}");
+    const wrote = await writeStorageFiles([{ name: BODY_FILE, code: body }, { name: BOOT_FILE, code: head }], dir);
+    expect(wrote.match(/#wrote true/g)).toHaveLength(2);
+    const out = await runEspruinoCode('setTimeout(function(){print("#done")},0)', dir);
+    expect(out).toContain("#from");
+    expect(out).not.toContain("#whole");
+    expect(out).toContain("#done");
   });
 });

@@ -266,7 +266,7 @@ describe("web device tab", () => {
     const form = functionForm(esp32Bundle);
     expect(state.files[BODY_FILE]).toBe(form.body.code);
     expect(state.files[".bootcde"]).toBe(form.head);
-    expect(state.files[".bootcde"]!.startsWith("(function(b){")).toBe(true);
+    expect(state.files[".bootcde"]!.startsWith("(function(s,f){")).toBe(true);
     expect(state.writes).toBe(Math.ceil(form.body.code.length / 1024) + 1);
     expect(state.log.indexOf("(timers cleared)")).toBeGreaterThanOrEqual(0); // the pet paused before the first piece
     await page.close();

@@ -9,7 +9,13 @@
  * that reads its text back from Storage (a view of the flash, no copy on a board where Storage is
  * memory-mapped):
  *
- *     /*import rejected: bad-hex (...)could not read ...* /PRELUDE...$$t(2,61)...
+ *     /*04417import rejected: bad-hex (...)could not read ...* /READER...$$t(7,61)...
+ *
+ * The comment begins with the offset of the code after it, five digits: the head evaluates the file
+ * from there (bundleForm.ts), so the boot does not pass over the texts at all. Passed over, the 11 KB
+ * of texts and marked functions' texts cost the boot on the emulated chip about 34 instructions a
+ * byte (docs/speed.md). An older head, which evaluates the whole file, still runs it: to it the
+ * texts are a comment.
  *
  * The texts live in the same file as the code that reads them, at offsets the code carries, so no
  * upload cut between two files can pair one firmware's code with another's texts. Only the function
@@ -73,8 +79,15 @@ export function fitsComment(text: string): boolean {
   return true;
 }
 
-/** Where the texts start in the body file: right after the comment's opening. */
-const TEXTS_AT = "/*".length;
+/**
+ * The width of the number the body file begins with, inside its comment: the offset of the code
+ * (decimal, zero-padded). The head reads it and evaluates the file from there, so the boot never
+ * passes over the texts (bundleForm.ts).
+ */
+export const CODE_AT_DIGITS = 5;
+
+/** Where the texts start in the body file: after the comment's opening and the code's offset. */
+const TEXTS_AT = "/*".length + CODE_AT_DIGITS;
 
 /** The reader's definition, for the body in Storage file `file`: the text of `length` bytes from `offset`. */
 export function bodyTextReader(file: string): string {
@@ -142,12 +155,17 @@ export function textsOutOfCode(tokens: readonly Token[], at: number): { tokens: 
 }
 
 /**
- * The body file Storage file `file` holds for `code` (text, or its tokens), pretokenised: its long literals in the comment
- * it begins with and the reader's definition ahead of the code, or just the code when it has none.
+ * The body file Storage file `file` holds for `code` (text, or its tokens), pretokenised: one
+ * comment with the offset of the code (CODE_AT_DIGITS digits) and the long literals, then the
+ * reader's definition (when there are literals) and the code.
  */
 export function bodyFileWithTexts(code: string | readonly Token[], file: string): string {
   const { tokens, texts } = textsOutOfCode(typeof code === "string" ? es5Tokens(code) : code, TEXTS_AT);
-  if (texts === "") return joinPretokenised(tokens);
   const maker = tokens.some((t) => t.kind === "word" && t.text === RARE_MAKER) ? RARE_MAKER_DEFINITION : "";
-  return "/*" + texts + "*/" + joinPretokenised(es5Tokens(bodyTextReader(file) + maker).concat(tokens));
+  const body = texts === "" ? joinPretokenised(tokens) : joinPretokenised(es5Tokens(bodyTextReader(file) + maker).concat(tokens));
+  const codeAt = TEXTS_AT + texts.length + "*/".length;
+  const digits = String(codeAt);
+  if (digits.length > CODE_AT_DIGITS) throw new Error("the body file's texts end past byte " + (Math.pow(10, CODE_AT_DIGITS) - 1) + ", which its first line cannot say");
+  return "/*" + "0".repeat(CODE_AT_DIGITS - digits.length) + digits + texts + "*/" + body;
 }
+

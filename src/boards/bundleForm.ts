@@ -15,10 +15,12 @@
  * module, which Espruino runs in a scope of its own (`Modules.addCached` of the file's text, then
  * `require`):
  *
- *     (function(b){if(!b)return print("...");Modules.addCached("petfw",b);require("petfw");
- *       Modules.removeCached("petfw")})(require("Storage").read("petfw.js"))
+ *     (function(s,f){var n=s.read(f,2,5);if(!n)return print("...");
+ *       Modules.addCached("petfw",s.read(f,parseInt(n,10)|0));require("petfw");
+ *       Modules.removeCached("petfw")})(require("Storage"),"petfw.js")
  *
- * and petfw.js holds the BODY. The body used to follow the head in a comment of `.bootcde`
+ * and petfw.js holds the BODY, after a comment that begins with the body's offset in the file
+ * (bodyTexts.ts): the head evaluates the file from there, past the texts the comment holds. The body used to follow the head in a comment of `.bootcde`
  * itself; the interpreter passed over it a character at a time at every boot, which on the emulated
  * chip cost about 1 M of the boot's 14.7 M instructions (CHANGELOG, issue 28). A file of its own is not
  * read at all until the head asks for it. The body is written before the head, so an upload that
@@ -48,7 +50,7 @@ import { versionAtLeast, versionParts } from "./boardFit";
 import { BOOT_FILE } from "./consoleProtocol";
 import { es5Tokens, joinPretokenised } from "./pretokenise";
 import { rareFunctionsAsStandIns, withoutRareMarks } from "./rareFunctions";
-import { bodyFileWithTexts } from "./bodyTexts";
+import { bodyFileWithTexts, CODE_AT_DIGITS } from "./bodyTexts";
 
 /** The first Espruino that scopes `let` to its block, and so runs the block form. */
 export const BLOCK_SCOPE_SINCE = "2v14";
@@ -104,8 +106,11 @@ export function functionForm(blockBundle: string, bodyFile: string = BODY_FILE):
   const body = bodyFileWithTexts(rareFunctionsAsStandIns(es5Tokens(text.slice(1, -1))), bodyFile);
   const file = JSON.stringify(bodyFile);
   const missing = JSON.stringify("pet: Storage has no " + bodyFile + ", the firmware's body: upload the pet again");
+  // The code's offset is the number at the file's start (bodyTexts.ts), read with radix 10 (Espruino
+  // reads a leading zero as octal otherwise); a file without one (a body an older build wrote) gives
+  // NaN, which | 0 turns into 0: the whole file, as the heads before this one ran it.
   const head =
-    "(function(b){if(!b)return print(" + missing + ');Modules.addCached("' + MODULE + '",b);require("' + MODULE + '");Modules.removeCached("' + MODULE + '")})(require("Storage").read(' + file + "))";
+    "(function(s,f){var n=s.read(f,2," + CODE_AT_DIGITS + ");if(!n)return print(" + missing + ');Modules.addCached("' + MODULE + '",s.read(f,parseInt(n,10)|0));require("' + MODULE + '");Modules.removeCached("' + MODULE + '")})(require("Storage"),' + file + ")";
   return { body: { name: bodyFile, code: body }, head };
 }
 
