@@ -27,32 +27,33 @@ function setLed(board: PetBoard, env: PetEnv, print: (line: string) => void, on:
   }
 }
 
-function setUpButton(board: PetBoard, env: PetEnv, print: (line: string) => void, pet: PetConsole): void {
-  const button = board.button;
-  if ((typeof BOARD_HAS_BUTTON !== "undefined" && !BOARD_HAS_BUTTON) || button === undefined || env.setWatch === undefined) return;
-  const activeLow = button.activeLow !== false;
-  if (env.pinMode !== undefined) env.pinMode(button.pin, activeLow ? "input_pullup" : "input_pulldown");
-  const onEdge = createButtonMachine(env, activeLow, pet, function (on: boolean) {
-    setLed(board, env, print, on);
-  });
-  env.setWatch(
-    function (e) {
-      try {
-        onEdge(!!e.state, e.time);
-      } catch (err) {
-        print("button failed: " + errorText(err));
-      }
-    },
-    button.pin,
-    { repeat: true, edge: "both", debounce: BUTTON_DEBOUNCE_MS },
-  );
-}
-
-/** Turns the LED off and watches the button; a board without them is fine, a failure is one line. */
+/**
+ * Turns the LED off and watches the button; a board without them is fine, a failure is one line.
+ * One function, not two: the bundler folds a helper called once into its caller as a nested
+ * function expression, and 2v06 passes over a nested function's text once more per level each time
+ * it runs (docs/speed.md: 0.1 M of the chip's boot, and 10 JsVars).
+ */
 export function startButtonAndLed(board: PetBoard, env: PetEnv, print: (line: string) => void, pet: PetConsole): void {
   try {
     setLed(board, env, print, false);
-    setUpButton(board, env, print, pet);
+    const button = board.button;
+    if ((typeof BOARD_HAS_BUTTON !== "undefined" && !BOARD_HAS_BUTTON) || button === undefined || env.setWatch === undefined) return;
+    const activeLow = button.activeLow !== false;
+    if (env.pinMode !== undefined) env.pinMode(button.pin, activeLow ? "input_pullup" : "input_pulldown");
+    const onEdge = createButtonMachine(env, activeLow, pet, function (on: boolean) {
+      setLed(board, env, print, on);
+    });
+    env.setWatch(
+      function (e) {
+        try {
+          onEdge(!!e.state, e.time);
+        } catch (err) {
+          print("button failed: " + errorText(err));
+        }
+      },
+      button.pin,
+      { repeat: true, edge: "both", debounce: BUTTON_DEBOUNCE_MS },
+    );
   } catch (e) {
     print("button unavailable: " + errorText(e));
   }
