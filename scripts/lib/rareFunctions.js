@@ -19,8 +19,9 @@
  * needs. A function that is the one value of an outer block's name gets that name too, "$$L:a,b=f",
  * and one marked as called often that is a property's value the property's name, "$$L:a,b.p": the
  * function form puts the function it makes there. One marked as called often may not read another
- * marked function of the outer block: it would be made holding that one's stand-in. Runs after
- * terser (whose `directives: false` keeps the directives) and outerBlock.js, on the final text.
+ * marked as called often of the outer block: it would be made holding that one's stand-in and call
+ * through it every time; a rarely called one it may (the stand-in is then paid on that rare path
+ * alone). Runs after terser (whose `directives: false` keeps the directives) and outerBlock.js, on the final text.
  */
 import { parse } from "acorn";
 import { declaredIn } from "./outerBlock.js";
@@ -96,7 +97,7 @@ function rareDirective(fn) {
 /**
  * `code` (the bundle as one outer block, `{let ...}`) with every RARE_DIRECTIVE and LATER_DIRECTIVE
  * rewritten as RARE_MARK, the function's free names and what it may take over. Throws when a marked
- * function cannot be handed its names safely, or would hold another's stand-in (above).
+ * function cannot be handed its names safely, or would hold the stand-in of one called often (above).
  */
 export function markRareFunctions(code) {
   if (code.indexOf(RARE_DIRECTIVE) < 0 && code.indexOf(LATER_DIRECTIVE) < 0) return code;
@@ -161,13 +162,15 @@ export function markRareFunctions(code) {
     edits.push({ start: literal.start, end: literal.end, text: JSON.stringify(RARE_MARK + [...free.keys()].sort().join(",") + replaces) });
     done.push({ where, often, free, takes: replaces.startsWith(RARE_BINDING) ? bound : null });
   }
-  // A function marked as called often that reads another marked function of the outer block would
-  // be made holding that one's stand-in, and call it through the maker every time (ADR 0013).
-  const takers = new Set(done.map((d) => d.takes).filter((n) => n !== null));
+  // A function marked as called often that reads another one marked as called often of the outer
+  // block would be made holding that one's stand-in, and call it through the maker every time (ADR
+  // 0013). Reading a rarely called one is allowed: the maker is then paid on that rare path alone
+  // (a failure's status, a clock given as a U64), a cache lookup, never a second evaluation.
+  const takers = new Set(done.filter((d) => d.often).map((d) => d.takes).filter((n) => n !== null));
   for (const d of done) {
     if (!d.often) continue;
     for (const [name, scope] of d.free) {
-      if (scope === top && takers.has(name)) throw new Error(d.where + " is marked as called often and reads " + name + ", a marked function it would call through its stand-in every time");
+      if (scope === top && takers.has(name)) throw new Error(d.where + " is marked as called often and reads " + name + ", a function marked as called often that it would call through its stand-in every time");
     }
   }
   edits.sort((a, b) => b.start - a.start);
