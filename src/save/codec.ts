@@ -104,6 +104,7 @@ function clockValue(v: number | U64): U64 | null {
  * byte, and in Node it is just as exact.
  */
 export function saveWorld(world: World, savedAtMs: number | U64): SaveResult {
+  "not called at boot"; // a boot that restores never encodes: its text is read at the first save or export
   const worldStatus: WorldStatus = validateWorld(world);
   if (worldStatus !== "ok") return { status: worldStatus, bytes: null };
   // clockValue, written out for a number (every save and export passes one): no call, no object.

@@ -719,6 +719,7 @@ export class SlotLog {
    * through; every rarer case is a call, so its text is not read on every save.
    */
   save(payload: Uint8Array): LogResult {
+    "not called at boot"; // a boot that restores never saves: its text is read at the first save
     const l = this.layout;
     const dev = this.dev_;
     if (!(payload instanceof Uint8Array) || payload.length !== l.payloadLength) return this.badLength_();
