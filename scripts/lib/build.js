@@ -368,7 +368,7 @@ async function buildUncached(entry, profile, shared, defines) {
   const minifier = startMinifier();
   let bundle = null;
   try {
-    const [{ rollup }, { default: ts }, { default: typescript }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }, { rareFunctionsPlugin }] = await Promise.all([
+    const [{ rollup }, { default: ts }, { default: typescript }, { sharedCheck, typeCheck, TypeCheckError }, { espruinoHoistPlugin }, { outerBlockPlugin }, { unwrapClassesPlugin }, { rareFunctionsPlugin }, { entryInBlockPlugin }] = await Promise.all([
       import("rollup"),
       import("typescript"),
       import("@rollup/plugin-typescript"),
@@ -377,6 +377,7 @@ async function buildUncached(entry, profile, shared, defines) {
       import("./outerBlock.js"),
       import("./unwrapClasses.js"),
       import("./rareFunctions.js"),
+      import("./entryInBlock.js"),
     ]);
     const embedded = Object.assign({}, profile, { petLayout: await deviceLayout(profile) }, deviceName(profile), await deviceStorageCheck(profile));
     bundle = await rollup(rollupInput(typescript, ts, entry, tsconfig, embedded, warnings));
@@ -384,7 +385,7 @@ async function buildUncached(entry, profile, shared, defines) {
     const unminified = (await bundle.generate(output)).output[0].code;
     let minifying = () => undefined;
     const sent = new Promise((resolve) => (minifying = resolve));
-    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded, defines), minifying), espruinoHoistPlugin(), outerBlockPlugin(), rareFunctionsPlugin()];
+    const plugins = [unwrapClassesPlugin(), terserPlugin(minifier, terserOptions(embedded, defines), minifying), espruinoHoistPlugin(), outerBlockPlugin(), entryInBlockPlugin(), rareFunctionsPlugin()];
     const minified = bundle.generate({ ...output, plugins });
     // Once terser has the code (or the generation failed before it), check the types meanwhile.
     await Promise.race([sent, minified.catch(() => undefined)]);

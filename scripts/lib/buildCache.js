@@ -31,6 +31,8 @@ const BUILD_FILES = [
   "scripts/lib/buildCache.js",
   "scripts/lib/hoist.js",
   "scripts/lib/outerBlock.js",
+  "scripts/lib/entryInBlock.js",
+  "scripts/lib/rareFunctions.js",
   "scripts/lib/unwrapClasses.js",
   "scripts/lib/tsConfig.js",
   "scripts/lib/typeCheck.js",
