@@ -37,13 +37,17 @@ describe("the entry's call written into the outer block", () => {
     const code = block(
       "var a,b,t;a=function(x){return x+1};t=function(){return 'outer'};" +
         "!function(t,e,n){var i,r;i=a(t)+e;r=function(){return i+t};try{throw 'x'}catch(t){out.c=typeof t}" +
-        "b=function(t){return t*2};out.v=[i,r(),b(5),n,typeof e]}(1,2)",
+        "b=function(t){return t*2};out.v=[i,r(),b(5),n,typeof e];out.r=r}(1,2)",
     );
     const rewritten = entryInBlock(code);
+    // What a function made in the entry reads lives on after it; the rest is let go at its end.
+    const after = run(rewritten) as { r: () => number };
+    expect(after.r()).toBe(5);
+    expect(rewritten).toMatch(/;Q1=Q2=Q4=void 0\}\n$/);
     expect(endsInCall(code)).toBe(true);
     expect(endsInCall(rewritten)).toBe(false);
-    expect(run(rewritten)).toEqual(run(code));
-    expect(run(rewritten)).toEqual({ c: "string", v: [4, 5, 10, undefined, "number"] });
+    expect(JSON.stringify(run(rewritten))).toBe(JSON.stringify(run(code)));
+    expect(run(rewritten)).toMatchObject({ c: "string", v: [4, 5, 10, undefined, "number"] });
     // The block's own t is untouched; the entry's names are new ones, declared with the block's.
     expect(rewritten).toMatch(/let a,b,t,Q0,Q1,Q2,Q3,Q4;/);
     expect(rewritten).toContain("t=function(){return 'outer'}");

@@ -3,7 +3,7 @@
  *
  *   {let ...;...;!function(t,e){var i;i=new V(t,e);...}({board},env)}
  *   =>
- *   {let $$E=...;let B,J,...,Q0,Q1,Q2;...;Q0={board},Q1=env;Q2=new V(Q0,Q1);...}
+ *   {let $$E=...;let B,J,...,Q0,Q1,Q2;...;Q0={board},Q1=env;Q2=new V(Q0,Q1);...;Q0=Q1=void 0}
  *
  * Why: terser writes the firmware's entry (startPet, called once) into the bundle's last statement
  * as a function expression called at once. Espruino reads a function's text when it defines it and
@@ -16,8 +16,11 @@
  * The entry's own names (its parameters and vars) are renamed to names no identifier of the bundle
  * has (Q0, Q1, ...), since the block already has names of its own that terser reused inside the
  * function. They are declared with the block's other names (2v14 and later scope them to the block,
- * and 2v06's function form reads them as the module's vars). Left as it is: a bundle whose last statement is not such a call, or
- * whose entry uses `this`, `arguments` or a `return` of its own (the block has none of those).
+ * and 2v06's function form reads them as the module's vars). The block's names live as long as the
+ * pet, where the entry's scope went when no function made in it was kept: so the names that no such
+ * function reads are set to undefined at the end (on 2v29 the board's object alone is 28 JsVars).
+ * Left as it is: a bundle whose last statement is not such a call, or whose entry uses `this`,
+ * `arguments` or a `return` of its own (the block has none of those).
  * Runs after outerBlock.js and before rareFunctions.js, on the final text.
  */
 import { parse } from "acorn";
@@ -78,6 +81,8 @@ export function entryInBlock(code) {
   }
   // Edits inside the function's body, as [start, end, text]: every reference to its own names, and its vars as lets.
   const edits = [];
+  // The names a function made in the entry reads: those live on, as they did in the entry's scope.
+  const captured = new Set();
   walk.fullAncestor(fn.body, (node, _st, ancestors) => {
     const chain = [fn, ...ancestors];
     if (node.type === "VariableDeclaration" && fn.body.body.indexOf(node) >= 0) edits.push([node.start, node.end, ""]); // declared up front (below)
@@ -92,6 +97,7 @@ export function entryInBlock(code) {
       if (a.type === "CatchClause" && a.param && a.param.name === node.name) return;
     }
     edits.push([node.start, node.end, fresh.get(node.name)]);
+    if (chain.slice(2, -1).some(isFunction)) captured.add(node.name);
   });
   edits.sort((a, b) => b[0] - a[0]);
   let body = text.slice(fn.body.start + 1, fn.body.end - 1);
@@ -111,6 +117,10 @@ export function entryInBlock(code) {
   const bare = hoisted !== undefined && hoisted.type === "VariableDeclaration" && hoisted.declarations.every((d) => d.init === null);
   const declareAt = bare ? hoisted.end - (text.charAt(hoisted.end - 1) === ";" ? 1 : 0) : block.body[0].end;
   const names = [...fresh.values()].join(",");
+  // The others let go at the end, as the entry's scope was when no function kept it: the block's
+  // names live as long as the pet, and the board's object alone is 28 JsVars on 2v29.
+  const loose = [...own].filter((name) => !captured.has(name)).map((name) => fresh.get(name));
+  const released = loose.length > 0 ? ";" + loose.join("=") + "=void 0" : "";
   const before = exprs.length > 1 ? text.slice(last.start, tail.start).replace(/,\s*$/, "") + ";" : "";
   return (
     text.slice(0, declareAt) +
@@ -119,6 +129,7 @@ export function entryInBlock(code) {
     before +
     (args.length > 0 ? args.join(",") + ";" : "") +
     body +
+    released +
     text.slice(last.end) +
     "\n"
   );
