@@ -25,7 +25,7 @@
  */
 import { parse } from "acorn";
 import * as walk from "acorn-walk";
-import { declaredIn } from "./outerBlock.js";
+import { applyEdits, declaredIn } from "./outerBlock.js";
 
 const isFunction = (node) => /Function/.test(node.type);
 
@@ -99,9 +99,7 @@ export function entryInBlock(code) {
     edits.push([node.start, node.end, fresh.get(node.name)]);
     if (chain.slice(2, -1).some(isFunction)) captured.add(node.name);
   });
-  edits.sort((a, b) => b[0] - a[0]);
-  let body = text.slice(fn.body.start + 1, fn.body.end - 1);
-  for (const [from, to, replacement] of edits) body = body.slice(0, from - fn.body.start - 1) + replacement + body.slice(to - fn.body.start - 1);
+  const body = applyEdits(text, fn.body.start + 1, fn.body.end - 1, edits);
   // The arguments, evaluated first as before, into the parameters' names; a parameter without one
   // stays undefined, as it did.
   const args = [];

@@ -43,7 +43,7 @@ const TAIL = "}();";
 const HOT_LETS = "let " + HOT_GLOBALS.map(([global, local]) => local + "=" + (global === "E" ? '"undefined"!=typeof E?E:void 0' : global)).join(",") + ";";
 
 /** `text` from `start` to `end` (exclusive) with `edits` ([from, to, replacement], inside that range) applied. */
-function applyEdits(text, start, end, edits) {
+export function applyEdits(text, start, end, edits) {
   edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
   let out = text.slice(start, end);
   for (const [from, to, replacement] of edits) out = out.slice(0, from - start) + replacement + out.slice(to - start);

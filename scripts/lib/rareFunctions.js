@@ -21,7 +21,8 @@
  * function form puts the function it makes there. One marked as called often may not read another
  * marked as called often of the outer block: it would be made holding that one's stand-in and call
  * through it every time; a rarely called one it may (the stand-in is then paid on that rare path
- * alone). Runs after terser (whose `directives: false` keeps the directives) and outerBlock.js, on the final text.
+ * alone). Runs after terser (whose `directives: false` keeps the directives), outerBlock.js and
+ * entryInBlock.js, on the final text.
  */
 import { parse } from "acorn";
 import { declaredIn } from "./outerBlock.js";
