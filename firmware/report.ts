@@ -13,7 +13,8 @@ import { STORAGE_ERROR, type SaveOutcome } from "./store";
  * `nameText` is nameForDisplay(world.name) when the caller has it already (the running pet keeps it
  * while the name does not change, so a line costs no UTF-8 decoding).
  *
- * A board without a panel prints this at every change and every save, where a call costs more than
+ * A board without a panel prints this at every change and every save the pet makes itself (a
+ * pet.save() that succeeds prints none: its answer says so), where a call costs more than
  * the work it does: the names are the tables' (activityName and expressionName only for a number the
  * tables lack) and the count is u64ToDecimal's shortcut below 2^53, as payloadJson does it;
  * test/firmware-status-line-agrees.test.ts holds it to those functions.

@@ -197,6 +197,9 @@ export class RunningPet {
   idleTicks_: number;
   /** getTime() of the last step applied to the world, in whole ms (rounded as tickDeltaMs rounds). */
   private idleFromMs_: number;
+  /** saveStamp_'s wall-clock stamp for the step whose getTime() is stampedStep_ (-1 before the first). */
+  private stepStamp_: number;
+  private stampedStep_: number;
 
   constructor(board: PetBoard, env: PetEnv) {
     // Assigned in the order the idle step reads them: the interpreter finds a property by walking
@@ -230,6 +233,8 @@ export class RunningPet {
     this.lastRestoreTry_ = 0;
     this.noStore_ = NO_STORAGE;
     this.panelNote_ = "";
+    this.stepStamp_ = 0;
+    this.stampedStep_ = -1;
   }
 
 
@@ -428,7 +433,7 @@ export class RunningPet {
    * for a save of its own. Returns the update's status.
    */
   advance_(event?: PetEvent, time?: number): string {
-    // The stretch ended (settle_ called only when there are steps: this runs every save and full step)
+    // The stretch ended (settle_ called only when there are steps: this runs every full step and event)
     if (this.idleTicks_ !== 0) this.settle_();
     this.idleEnd_ = 0;
     const now = time === undefined ? this.getTime_() : time; // the tick passes the one it read
@@ -607,10 +612,26 @@ export class RunningPet {
     return why + "; running " + nameForDisplay(this.world_.name) + " without saving; " + START_OVER;
   }
 
-  /** The stamp for a save written now: the wall clock, else the estimate from stampBase, else 0. */
+  /**
+   * The stamp for a save of the world as it stands, which is the world as of its last step (idle
+   * steps settled): the wall clock at that step (now, less the time since the step, which the next
+   * boot then counts as time away), else the estimate from stampBase (its uptime is the step's too),
+   * else 0.
+   */
   saveStamp_(): number {
     const wall = this.wallNow_();
-    if (wall !== 0 || this.stampBase_ === 0) return wall;
+    if (wall !== 0) {
+      // One stamp per step, so saves of the world as one step left it are the same bytes (two
+      // clocks read a moment apart would put them a millisecond apart now and then).
+      if (this.stampedStep_ !== this.lastTime_) {
+        // Rounded as advance_ rounds a delta; a clock set back since the step takes nothing off.
+        const since = Math.round(this.getTime_() * 1000) - Math.round(this.lastTime_ * 1000);
+        this.stepStamp_ = since > 0 ? wall - since : wall;
+        this.stampedStep_ = this.lastTime_;
+      }
+      return this.stepStamp_;
+    }
+    if (this.stampBase_ === 0) return 0;
     const estimate = this.stampBase_ + this.uptime_;
     return estimate <= MAX_SAFE ? estimate : this.stampBase_; // saveWorld takes numbers up to 2^53 - 1
   }
@@ -623,8 +644,8 @@ export class RunningPet {
 
   /** Encodes and writes the world now and notes the outcome, which it answers; never prints. */
   private writeSave_(): SaveOutcome {
-    // The stretch ended. Its callers have settled already; the check stays because a save of a
-    // world behind its idle steps would be a save of the past.
+    // The stretch ended. pet.save() comes here without a step, so its idle steps are settled here:
+    // a save of a world behind them would be a save of the past (saveStamp_ stamps the last step).
     if (this.idleTicks_ !== 0) this.settle_();
     this.idleEnd_ = 0;
     if (this.pausedReason_ !== "") return { status: SAVING_PAUSED, message: "" };
@@ -663,11 +684,11 @@ export class RunningPet {
    * Writes the world now and says how it went (the status line, or the panel plus failures); answers
    * what the console says of it ("ok", or the outcome's text).
    */
-  saveAndReport_(): string {
+  saveAndReport_(quiet?: boolean): string {
     const saved = this.writeSave_();
     const status = saved.status;
     if (status === "ok") {
-      this.refresh_("saved");
+      if (quiet !== true) this.refresh_("saved");
       return status;
     }
     const text = saveOutcomeText(saved);
@@ -675,10 +696,16 @@ export class RunningPet {
     return text;
   }
 
-  /** pet.save(): the world brought up to now, then written. */
+  /**
+   * pet.save(): the world as it stands, written now. It takes no step: the loop steps the world every
+   * second and every event steps it, so it stands at most a tick behind, and the save is stamped
+   * with that step's instant (saveStamp_), so the next boot counts what came after it as time away
+   * and nothing is lost. pet.status() and pet.exportHex() show the same world. A save that goes
+   * through prints no line (the console's answer says so, and the picture did not change); one
+   * that does not prints why, as every save does.
+   */
   saveNow_(): string {
-    this.advance_();
-    return this.saveAndReport_();
+    return this.saveAndReport_(true);
   }
 
   /** Writes the world if the save policy says so; true when it did (and so already refreshed). */

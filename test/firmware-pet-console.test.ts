@@ -35,7 +35,9 @@ describe("pet.status()", () => {
     const decoded = loadWorld(newestPayload(sim), 0);
     expect(status).toEqual(payloadJson(decoded.world!, decoded.savedAt));
     expect(storage).toBe("ok"); // and, after them, whether the pet is being saved
-    expect(status.savedAtMs).toBe(String(JULY_2026 + 26500));
+    // The world as of its last step (the tick at 26 s; pet.save() takes no step), stamped with that
+    // step's instant, not the moment of the call.
+    expect(status.savedAtMs).toBe(String(JULY_2026 + 26000));
     expect(typeof status.activity).toBe("number");
     expect(typeof status.elapsedMs).toBe("string");
   });

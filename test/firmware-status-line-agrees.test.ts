@@ -1,6 +1,6 @@
 /**
- * The status line a board without a panel prints at every change and save (firmware/report.ts
- * statusLine) reads the name tables in place and writes out u64ToDecimal's shortcut below 2^53,
+ * The status line a board without a panel prints at every change and every save the pet makes of its
+ * own accord (firmware/report.ts statusLine) reads the name tables in place and writes out u64ToDecimal's shortcut below 2^53,
  * calling activityName, expressionName and u64ToDecimal only beyond them: held here to the line
  * those functions make, over random worlds with counts on both sides of 2^53 and activity and
  * expression numbers the tables lack. And the running pet, which keeps the line's head between
@@ -66,6 +66,8 @@ describe("the running pet's status lines (a board without a panel)", () => {
             else if (s.op === "rename") app.pet.rename(s.name);
             else app.pet.hatch(s.name);
             const printed = env.lines.slice(before).filter((l) => l.includes(", updates "));
+            // pet.save() takes no step, so the picture did not change, and its answer says it saved.
+            if (s.op === "save") expect(printed).toEqual([]);
             if (printed.length === 0) continue;
             const w = app.world();
             const last = printed[printed.length - 1];
@@ -76,6 +78,6 @@ describe("the running pet's status lines (a board without a panel)", () => {
       ),
       { numRuns: 60 },
     );
-    expect(compared).toBeGreaterThan(200);
+    expect(compared).toBeGreaterThan(150);
   });
 });
