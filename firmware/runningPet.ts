@@ -624,9 +624,11 @@ export class RunningPet {
       // One stamp per step, so saves of the world as one step left it are the same bytes (two
       // clocks read a moment apart would put them a millisecond apart now and then).
       if (this.stampedStep_ !== this.lastTime_) {
-        // Rounded as advance_ rounds a delta; a clock set back since the step takes nothing off.
+        // The time since the step, measured and clamped as advance_ measures and clamps a step
+        // (tickDeltaMs, written out): getTime() jumps when the clock is set, and the years such a
+        // jump spans must not be taken off a stamp that is read from the clock already set.
         const since = Math.round(this.getTime_() * 1000) - Math.round(this.lastTime_ * 1000);
-        this.stepStamp_ = since > 0 ? wall - since : wall;
+        this.stepStamp_ = since > 0 ? wall - (since < MAX_TICK_DELTA_MS ? since : MAX_TICK_DELTA_MS) : wall;
         this.stampedStep_ = this.lastTime_;
       }
       return this.stepStamp_;
@@ -688,7 +690,7 @@ export class RunningPet {
     const saved = this.writeSave_();
     const status = saved.status;
     if (status === "ok") {
-      if (quiet !== true) this.refresh_("saved");
+      if (!quiet) this.refresh_("saved");
       return status;
     }
     const text = saveOutcomeText(saved);

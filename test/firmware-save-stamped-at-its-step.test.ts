@@ -65,6 +65,20 @@ describe("pet.save() writes the world as its last step left it", () => {
     expect(Number(back.app.pet.status()!.elapsedMs)).toBe(atStep + 10900);
   });
 
+  it("takes at most a minute off the stamp when the clock was set after the step (getTime() jumped with it)", () => {
+    const { sim, env, app } = bootPet({ wallClockMs: 0 });
+    env.advance(1500); // the tick at 1 s, with no wall clock
+    env.setWallClock(JULY_2026);
+    env.setClockBy(56 * 365 * 86400); // what setTime does to getTime() on Espruino
+    expect(app.pet.save()).toBe("ok");
+    const stamp = Number(app.pet.status()!.savedAtMs);
+    expect(stamp).toBeGreaterThanOrEqual(JULY_2026 - 60000);
+    expect(stamp).toBeLessThanOrEqual(JULY_2026);
+    const loaded = loadWorld(newest(sim).bytes, JULY_2026 + 1000);
+    expect(loaded.status).toBe("ok");
+    expect(loaded.absenceMs).toBeLessThanOrEqual(61000); // not the seven days a stamp from 1970 would give
+  });
+
   it("prints no line when it succeeds on a board without a panel, and why when it does not", () => {
     const { sim, env, app } = bootPet({ wallClockMs: JULY_2026 });
     env.advance(1500);
