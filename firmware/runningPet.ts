@@ -683,8 +683,9 @@ export class RunningPet {
   }
 
   /**
-   * Writes the world now and says how it went (the status line, or the panel plus failures); answers
-   * what the console says of it ("ok", or the outcome's text).
+   * Writes the world now and says how it went (the status line, or the panel plus failures; `quiet`,
+   * pet.save()'s, keeps a success silent); answers what the console says of it ("ok", or the
+   * outcome's text).
    */
   saveAndReport_(quiet?: boolean): string {
     const saved = this.writeSave_();
