@@ -28,8 +28,8 @@ export const WALL_CLOCK_MAX_MS = 4102444800000;
  * forwards adds at most a minute; NaN (a broken clock) adds nothing.
  */
 export function tickDeltaMs(ms: number): number {
-  // One expression (negative, zero and NaN fail `> 0`), so that the build writes it into its one
-  // caller, RunningPet.advance_, without a call.
+  // One expression (negative, zero and NaN fail `> 0`), so that the build writes it into its two
+  // callers, RunningPet.advance_ and saveStamp_ (both marked /*@__INLINE__*/), without a call.
   return ms > 0 ? Math.min(ms, MAX_TICK_DELTA_MS) : 0;
 }
 

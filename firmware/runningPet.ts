@@ -439,10 +439,10 @@ export class RunningPet {
     const now = time === undefined ? this.getTime_() : time; // the tick passes the one it read
     let delta = 0;
     if (typeof now === "number" && now === now) {
-      // clock.ts tickDeltaMs (rounded ms, 0 for a clock set backwards, at most a minute); this is
-      // its one caller in the bundle, which the build writes it into.
+      // clock.ts tickDeltaMs (rounded ms, 0 for a clock set backwards, at most a minute), written in
+      // here and in saveStamp_ (/*@__INLINE__*/), so the bundle keeps no function for it.
       const ms = Math.round(now * 1000) - Math.round(this.lastTime_ * 1000);
-      delta = tickDeltaMs(ms);
+      delta = /*@__INLINE__*/ tickDeltaMs(ms);
       this.lastTime_ = now;
     }
     this.uptime_ += delta;
@@ -624,11 +624,10 @@ export class RunningPet {
       // One stamp per step, so saves of the world as one step left it are the same bytes (two
       // clocks read a moment apart would put them a millisecond apart now and then).
       if (this.stampedStep_ !== this.lastTime_) {
-        // The time since the step, measured and clamped as advance_ measures and clamps a step
-        // (tickDeltaMs, written out): getTime() jumps when the clock is set, and the years such a
-        // jump spans must not be taken off a stamp that is read from the clock already set.
-        const since = Math.round(this.getTime_() * 1000) - Math.round(this.lastTime_ * 1000);
-        this.stepStamp_ = since > 0 ? wall - (since < MAX_TICK_DELTA_MS ? since : MAX_TICK_DELTA_MS) : wall;
+        // The time since the step, measured and clamped as advance_ measures and clamps a step:
+        // getTime() jumps when the clock is set, and the years such a jump spans must not be taken
+        // off a stamp that is read from the clock already set.
+        this.stepStamp_ = wall - /*@__INLINE__*/ tickDeltaMs(Math.round(this.getTime_() * 1000) - Math.round(this.lastTime_ * 1000));
         this.stampedStep_ = this.lastTime_;
       }
       return this.stepStamp_;
