@@ -51,6 +51,7 @@ interface Floor {
   safeSave(w: World, addr: number): boolean;
   safeRestore(layout: RegionLayout, now: number): Restored | null;
   safeExport(w: FloorWorld): string | null;
+  plainExport(w: FloorWorld): string;
 }
 
 /** The floor loaded over `sim` as the interpreter would run it; `reads` gets every read's length. */
@@ -149,6 +150,19 @@ describe("the floor's save is the codec's", () => {
     // About 110 written and 190 refused in 300: both far above these.
     expect(written).toBeGreaterThan(50);
     expect(refused).toBeGreaterThan(80);
+  });
+
+  it("the plain export is saveWorld's bytes as hex for any valid world, through one native map", () => {
+    const { floor, maps } = loadFloor(new NorFlashSim({ size: 4096, pageSize: 4096 }));
+    let runs = 0;
+    fc.assert(
+      fc.property(validWorld, savedAtArb, (world, savedAt) => {
+        runs++;
+        expect(floor.plainExport({ ...world, savedAt })).toBe(Buffer.from(saveWorld(world, savedAt).bytes as Uint8Array).toString("hex"));
+      }),
+      { numRuns: 300 },
+    );
+    expect(maps.count).toBe(runs);
   });
 
   it("the safe export is saveWorld's bytes as hex when validateWorld accepts, and nothing otherwise", () => {

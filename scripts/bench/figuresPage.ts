@@ -84,6 +84,7 @@ const OPS: [string, string][] = [
   ["floorSave", "floor: save"],
   ["floorRestore", "floor: restore"],
   ["floorEncode", "floor: encode"],
+  ["floorExport", "floor: export (the world not checked)"],
   ["safeFloorSave", "safe floor: save"],
   ["safeFloorRestore", "safe floor: restore"],
   ["safeFloorExport", "safe floor: export"],

@@ -135,6 +135,15 @@
     return E.toString(digits);
   }
 
+  // The floor's export: the floor's encode and the hex through the same native map, the world not
+  // checked. What an export costs when it trusts its world, so the bench can show how much of the
+  // safe export (and of pet.exportHex()) is the hex alone.
+  function plainExport(w) {
+    var digits = new Uint8Array(168);
+    E.mapInPlace(encode(w), digits, HEX_DIGITS, 4);
+    return E.toString(digits);
+  }
+
   // Restore, from the pet's own region (read only), as the firmware's store restores: every header in
   // one native map (24 bytes each), the sequence words picked out natively, the largest one's header
   // checked, that sector's marks classified natively, the newest committed slot read and checked by
@@ -331,6 +340,10 @@
     floorRestore: function () {
       if (restore(last) === null) throw new Error("floor restore found no save at " + last);
     },
+    floorExport: function (i) {
+      W.updateCount.lo = i;
+      plainExport(W);
+    },
     safeFloorSave: function (i) {
       W.updateCount.lo = i;
       last = takeSlot();
@@ -473,5 +486,5 @@
     return cfg;
   };
   // For test/floor-agrees-with-the-firmware.test.ts.
-  global.benchFloor = { encode: encode, restore: restore, safeSave: safeSave, safeRestore: safeRestore, safeExport: safeExport };
+  global.benchFloor = { encode: encode, restore: restore, safeSave: safeSave, safeRestore: safeRestore, safeExport: safeExport, plainExport: plainExport };
 })();
