@@ -6,13 +6,13 @@
  * entry is a miss, never a wrong bundle.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { buildKey, readCached, writeCached } from "../scripts/lib/buildCache.js";
+import { buildKey, onceAcrossProcesses, readCached, writeCached } from "../scripts/lib/buildCache.js";
 import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 
 const made: string[] = [];
@@ -120,6 +120,29 @@ describe("buildFirmware with the cache", () => {
       delete process.env.PET_BUILD_CACHE_DIR;
     }
   }, 120_000);
+
+  it("looks for the result again once it holds the lock: a holder that stored it and let go meanwhile is not redone", async () => {
+    // The race CI met: the first look finds nothing (another process is still building), that
+    // process stores its result and lets the lock go, and this one then takes the free lock.
+    const lock = join(tempDir("pet-cache-race-"), "k.lock");
+    let looks = 0;
+    let works = 0;
+    const got = await onceAcrossProcesses(
+      lock,
+      () => (++looks === 1 ? null : "stored by the other"),
+      () => {
+        works++;
+        return "built again";
+      },
+      1000,
+    );
+    expect(got).toBe("stored by the other");
+    expect(works).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+    // With nothing stored, the lock's holder does the work, once.
+    const built = await onceAcrossProcesses(lock, () => null, () => (works++, "built"), 1000);
+    expect([built, works, existsSync(lock)]).toEqual(["built", 1, false]);
+  });
 
   it("takes a damaged or foreign entry for a miss", () => {
     const dir = tempDir("pet-cache-bad-");

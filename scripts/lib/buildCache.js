@@ -169,7 +169,10 @@ export async function onceAcrossProcesses(lock, done, work, waitMs) {
     else await new Promise((r) => setTimeout(r, 100));
   }
   try {
-    return await work();
+    // Look again now that the lock is ours: its last holder may have stored the result and let go
+    // between the look above and the lock (CI once built the same bundle twice so).
+    const ready = done();
+    return ready !== null ? ready : await work();
   } finally {
     rmSync(lock, { force: true });
   }
