@@ -136,7 +136,7 @@ export function createPetConsole(s: RunningPet, step: () => void): PetConsole {
     },
     save: function () {
       try {
-        return s.saveNow_();
+        return s.saveAndReport_(true); // quiet: no step, no line for a success (saveAndReport_)
       } catch (e) {
         return failed(s, "save", e);
       }

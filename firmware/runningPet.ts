@@ -682,9 +682,16 @@ export class RunningPet {
   }
 
   /**
-   * Writes the world now and says how it went (the status line, or the panel plus failures; `quiet`,
-   * pet.save()'s, keeps a success silent); answers what the console says of it ("ok", or the
-   * outcome's text).
+   * Writes the world now and says how it went (the status line, or the panel plus failures);
+   * answers what the console says of it ("ok", or the outcome's text).
+   *
+   * `quiet` is pet.save()'s, which the console calls here directly: the world as it stands, written
+   * with no step of its own. The loop steps the world every second and every event steps it, so it
+   * stands at most a tick behind, and the save is stamped with that step's instant (saveStamp_), so
+   * the next boot counts what came after it as time away and nothing is lost; pet.status() and
+   * pet.exportHex() show the same world. A quiet save that goes through prints no line (the
+   * console's answer says so, and the picture did not change); one that does not prints why, as
+   * every save does.
    */
   saveAndReport_(quiet?: boolean): string {
     const saved = this.writeSave_();
@@ -696,18 +703,6 @@ export class RunningPet {
     const text = saveOutcomeText(saved);
     this.refresh_(status === SAVING_PAUSED ? "not saved: saving paused (" + START_OVER + ")" : "save failed: " + text);
     return text;
-  }
-
-  /**
-   * pet.save(): the world as it stands, written now. It takes no step: the loop steps the world every
-   * second and every event steps it, so it stands at most a tick behind, and the save is stamped
-   * with that step's instant (saveStamp_), so the next boot counts what came after it as time away
-   * and nothing is lost. pet.status() and pet.exportHex() show the same world. A save that goes
-   * through prints no line (the console's answer says so, and the picture did not change); one
-   * that does not prints why, as every save does.
-   */
-  saveNow_(): string {
-    return this.saveAndReport_(true);
   }
 
   /** Writes the world if the save policy says so; true when it did (and so already refreshed). */
