@@ -14,7 +14,7 @@ import { buildFirmware, ROOT } from "../scripts/lib/build.js";
 import { LATER_DIRECTIVE, markRareFunctions, RARE_BINDING, RARE_DIRECTIVE, RARE_PROPERTY } from "../scripts/lib/rareFunctions.js";
 import { blockFormCode, functionForm } from "../src/boards/bundleForm";
 import { RARE_MARK, rareFunctionsAsStandIns, withoutRareMarks } from "../src/boards/rareFunctions";
-import { bodyFileWithTexts, RARE_MAKER } from "../src/boards/bodyTexts";
+import { bodyFileWithTexts, CODE_AT_DIGITS, RARE_MAKER } from "../src/boards/bodyTexts";
 import { es5Tokens, joinPretokenised, untokenise } from "../src/boards/pretokenise";
 import { BOOT_FILE } from "../src/boards/consoleProtocol";
 import { runEspruinoCode, NEEDS_ESPRUINO, loadInterpreterProfile, ESPRUINO, writeStorageFiles } from "./espruino-interpreter";
@@ -117,6 +117,19 @@ describe("the function form's stand-ins", () => {
     expect(untokenise(body).match(/this,arguments[),]/g)).toHaveLength(marks);
     expect(body).not.toContain(RARE_MARK);
     expect(blockFormCode(block)).not.toContain(RARE_MARK);
+  });
+
+  it("keep each made text pretokenised whole, its wrapper's keywords a byte each as the code's are", async () => {
+    const block = (await buildFirmware({ board: join(ROOT, "boards", "esp32.json"), outFile: null })).code;
+    const body = functionForm(block).body.code;
+    const code = body.slice(parseInt(body.slice(2, 2 + CODE_AT_DIGITS), 10));
+    const texts = [...code.matchAll(new RegExp(RARE_MAKER.replace(/\$/g, "\\$") + "\\((\\d+),(\\d+)", "g"))].map((m) => body.substr(Number(m[1]), Number(m[2])));
+    expect(texts.length).toBeGreaterThanOrEqual(20);
+    for (const text of texts) {
+      expect(untokenise(text)).toMatch(/^\(function\(/);
+      // What the upload's pretokenising would make of it is what it already is: no keyword left as text.
+      expect(joinPretokenised(es5Tokens(untokenise(text)))).toBe(text);
+    }
   });
 });
 

@@ -22,7 +22,9 @@
  * in `f`, or in `this.p` when that is the stand-in, so only the first call goes through the maker.
  * A stand-in still held elsewhere (handed as a value to a function made before) goes through the
  * maker at every call, which the build keeps off what runs often (scripts/lib/rareFunctions.js).
- * The text becomes its offset and length in the body file's comment (bodyTexts.ts). Espruino 2v06's eval runs in the
+ * The text is pretokenised whole (ADR 0009), the wrapper that hands it the names as well as the
+ * function, so its keywords are a byte each; eval reads it as the boot reads the code. The text
+ * becomes its offset and length in the body file's comment (bodyTexts.ts). Espruino 2v06's eval runs in the
  * global scope, so the names the function reads are handed to it as arguments; the build only marks
  * a function whose every such name holds one value for good. The block form (Espruino 2v14 on)
  * keeps the function as it was, less its marker.
@@ -130,7 +132,9 @@ export function rareFunctionsAsStandIns(tokens: readonly Token[]): Token[] {
     }
     const fn = withoutMark(tokens.slice(k, m.end + 1), m.mark - k);
     const free = m.names.join(",");
-    const made = "(function(" + free + "){return " + joinPretokenised(fn) + "})";
+    // Pretokenised whole, the wrapper too: its `function` and `return` are a byte each, as the
+    // function's own are, and eval reads the tokens as the boot does (ADR 0009).
+    const made = joinPretokenised(es5Tokens("(function(" + free + "){return ").concat(fn, es5Tokens("})")));
     // A text the body file's comment cannot hold stays a function, defined at boot as any other.
     if (!fitsComment(made)) {
       for (const s of fn) out.push(s);
