@@ -109,12 +109,12 @@ function firmwareSection(f: Json): string {
   out.push(
     "Ratios are to the floor run in the same interpreter process (a save, a restore or an encode written the least " +
       "expensive way, `src/host/node/boardCheck/floor.js`) and to the safe floor (the same with every check and read-back " +
-      "the format and the slot log require). Instructions are x86 instructions counted by callgrind. The boot and the " +
-      "redraw tick repeat to within 0.1 % between runs. Each operation, the floors included, is the difference of two " +
-      "whole interpreter runs, one with ten of it and one without, divided by ten, and what the interpreter does around " +
-      "them counts too, so those figures move by up to 8 % between runs (2026-12-07, four runs of the same code). So " +
-      "does the idle tick; the idle stretch moved once by a fifth, and `Storage.readArrayBuffer`, the smallest, to twice its least. " +
-      "Compare ratios over several runs, never one. Milliseconds are medians of " + String(f.runs ?? "several") + " runs and move by tens of per cent on a shared machine, so " +
+      "the format and the slot log require). Instructions are x86 instructions counted by callgrind, each the difference " +
+      "of whole interpreter runs (ten operations or ticks against none, or a boot against an empty one): the same code " +
+      "counts the same to within 0.4 % from one bench to the next (2026-12-07, every figure of two runs of this section), so a change " +
+      "beyond that is the code's. (Until then the runs waited for a quit timer and the operations' runs sorted their " +
+      "times, and the same code moved by up to 8 %.) " +
+      "Milliseconds are medians of " + String(f.runs ?? "several") + " runs and move by tens of per cent on a shared machine, so " +
       "compare the instruction columns.",
   );
   out.push("");

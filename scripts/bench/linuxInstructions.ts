@@ -15,14 +15,19 @@ const OP_COUNT = 10;
 type Job = { key: string; run: () => Promise<Counted> };
 
 /**
- * One `espruino -e` run in a copy of `flashFile`. Every run ends with setTimeout(quit, 1), also
+ * One `espruino -e` run in a copy of `flashFile`. Every run quits as soon as its code is done, also
  * when the code throws (else the interpreter would wait for input forever); an error is printed
- * between markers and fails that run.
+ * between markers and fails that run. No run leaves work for the interpreter's loop: the boot's only
+ * timer is the pet's interval, which every run clears first. The runs used to end with
+ * setTimeout(quit, 1), which is reached after as many turns of the loop as real time allows, about
+ * 14 000 instructions each under valgrind: one turn more or less moved an idle tick by 1 400, the
+ * idle stretch (a single step) and the region check by 14 000 between runs (2026-12-07). Quitting
+ * at once, the same run repeats to within 2 000 instructions of 51 M.
  */
 function runIn(binary: string, flashFile: string | null, body: string): () => Promise<Counted> {
   return () => {
     if (flashFile === null) return Promise.reject(new Error("no flash file for this run"));
-    return countInstructions(binary, flashFile, "try{" + body + "}catch(e){print('<<ERR '+e+' ERR>>')}setTimeout(quit,1);", 120_000).then((r) => {
+    return countInstructions(binary, flashFile, "try{" + body + "}catch(e){print('<<ERR '+e+' ERR>>')}quit();", 120_000).then((r) => {
       const m = /<<ERR (.*?) ERR>>/.exec(r.output);
       if (m) throw new Error("espruino -e threw " + m[1]);
       return r;
@@ -34,12 +39,17 @@ function runIn(binary: string, flashFile: string | null, body: string): () => Pr
 function jobs(binary: string, s: Session): Job[] {
   const f = s.flash!;
   const run = (flashFile: string | null, body: string): (() => Promise<Counted>) => runIn(binary, flashFile, body);
-  // clearInterval() first: under valgrind the firmware's 1 s interval would otherwise come due
-  // before the quit timer in some runs and not in others.
+  // clearInterval() first: no run leaves the pet's 1 s interval to the loop (and the boot's run,
+  // which does nothing else, costs the same as before the runs quit at once).
   const boot = "clearInterval();";
   const read = (file: string): string => "eval(require('Storage').read('" + file + "'));";
   const init = "benchInit(" + JSON.stringify(s.scratch).slice(0, -1) + ",wall:Number(require('Storage').read('bench-wall'))});";
-  const opCode = (name: string, n: number): string => "clearInterval();" + read("floor.js") + (s.probe ? read("probe.js") : "") + init + "benchOp('" + name + "'," + n + ");";
+  // Each run through benchMarked with markers that do nothing, as the chip counts them, not through
+  // benchOp: benchOp times every run and sorts the times for their median, and a sort's comparisons
+  // follow the order the times came in, so its count moved by up to 8 % of an operation between runs
+  // (2026-12-07; this way the same run repeats to within a thousand instructions of 40 M).
+  const opCode = (name: string, n: number): string =>
+    "clearInterval();" + read("floor.js") + (s.probe ? read("probe.js") : "") + init + "var z=function(){};for(var i=0;i<" + n + ";i++)benchMarked('" + name + "',i,z,z);";
   const ticksCode = (n: number, redraw: boolean, dry?: boolean, settle?: boolean): string =>
     "print('<<T'+JSON.stringify(benchTicks(" + n + "," + redraw + "," + (dry === true) + ",undefined,undefined," + (settle === true) + "))+'T>>');";
   const primCode = (name: string, n: number): string => read("floor.js") + read("prims.js") + "benchInit(" + JSON.stringify(s.scratch) + ");primLoop('" + name + "'," + n + ");";
