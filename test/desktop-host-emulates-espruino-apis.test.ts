@@ -196,6 +196,32 @@ describe("setWatch on an active-low button", () => {
       { state: true, time: 101 },
     ]);
   });
+  it("judges the debounce by when the edges happened: a press heard late, both edges at once, is a press, and a bounce is not", async () => {
+    let t = 200;
+    const pins = createSimPins({ D0: 1 }, () => t, () => undefined);
+    const events: Array<{ state: boolean; time: number }> = [];
+    pins.setWatch((e: { state: boolean; time: number }) => events.push({ state: e.state, time: e.time }), "D0", {
+      edge: "both",
+      debounce: 50,
+      repeat: true,
+    });
+    // The board was busy half a second: the press (at 200.00) and its release 120 ms later reach the
+    // pin only now, one after the other.
+    t = 200.5;
+    pins.drive("D0", 0, 200.0);
+    pins.drive("D0", null, 200.12);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(events).toEqual([
+      { state: false, time: 200.0 },
+      { state: true, time: 200.12 },
+    ]);
+    // A bounce heard as late: down for 20 ms, less than the debounce. No press.
+    t = 201.5;
+    pins.drive("D0", 0, 201.0);
+    pins.drive("D0", null, 201.02);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(events.filter((e) => !e.state)).toHaveLength(1);
+  });
   it("whenSettled answers once the last debounced edge has reached its callback, at once when none waits", async () => {
     const pins = createSimPins({ D0: 1 }, () => 0, () => undefined);
     const seen: string[] = [];

@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { canvasRows, openPageFixture, openSimulatorPage, typeConsole, type PageFixture } from "./web-page";
 import { NAME_ROWS, nameRows } from "./web-name-drawing";
+import { NEXT_ACTIVITY, REACTION_ACTIVITY, REACTION_EXPRESSION } from "../src/core/rules";
+import { ACTIVITY_NAMES, EXPRESSION_NAMES } from "../src/core/types";
 
 let fx: PageFixture;
 let page: Page;
@@ -76,11 +78,20 @@ describe("web simulator", () => {
     expect(await page.getAttribute("#tab-sim", "aria-selected")).toBe("true");
     expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-sim");
     expect(await presses()).toBe(0);
+    // The pet reacts as the rules say for what it is doing when the press arrives: it plays when idle,
+    // wandering or playing, and stays (grumpy) when eating or sleeping, which a hatched pet is once
+    // its first 20 s of idling are over (a slow run gets there). What it may be doing by then: what
+    // the status shows now, or an activity that can follow it.
+    const before = ACTIVITY_NAMES.indexOf(((await page.locator("#sim-status").innerText()).split(" · ")[1] ?? "").split(",")[0]!);
+    expect(before).toBeGreaterThanOrEqual(0);
+    const reactions = [before, ...NEXT_ACTIVITY.slice(4 * before, 4 * before + 4)].map(
+      (a) => ACTIVITY_NAMES[REACTION_ACTIVITY[a]!] + ", " + EXPRESSION_NAMES[REACTION_EXPRESSION[a]!],
+    );
     await page.focus("#sim-button");
     await page.keyboard.down(" ");
     await page.keyboard.up(" ");
     expect(await presses()).toBe(1);
-    await page.waitForFunction(() => document.getElementById("sim-status")!.textContent!.includes("playing"));
+    await page.waitForFunction((want) => want.some((r) => document.getElementById("sim-status")!.textContent!.endsWith(" · " + r)), reactions);
   });
 
   it("the console box keeps a history: Up brings back earlier lines, Down goes forward again", async () => {
@@ -103,6 +114,35 @@ describe("web simulator", () => {
     await page.press("#sim-eval-input", "ArrowDown");
     expect(await page.inputValue("#sim-eval-input")).toBe("draft");
     await page.fill("#sim-eval-input", "");
+  });
+
+  it("a quick press while the board is busy still reaches it as a press, timed by when it happened", async () => {
+    // A second watch on the button, as the firmware's own (both edges, 50 ms debounce), noting each
+    // press and how long it was held by the board's account.
+    await typeConsole(page, 'global.seen=[];setWatch(function(e){seen.push(e.state?Math.round((e.time-e.lastTime)*1000):"down")},BTN,{edge:"both",debounce:50,repeat:true}),"watching"');
+    await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes('= "watching"'));
+    // The board busy for a second (a console line), and a tap of Space on the button meanwhile: its
+    // press and release reach the board together, once the line is done.
+    await typeConsole(page, "var until=getTime()+1;while(getTime()<until);");
+    await page.focus("#sim-button");
+    await page.keyboard.down(" ");
+    await page.keyboard.up(" ");
+    // Asked until the release has come through its debounce (a tick or two of the board).
+    const heldAnswers = async (): Promise<string[]> => (await consoleText()).match(/= "held [\w,]*"/g) ?? [];
+    let answers: string[] = [];
+    for (let i = 0; i < 20 && !answers.some((a) => /\d"$/.test(a)); i++) {
+      const n = answers.length;
+      await typeConsole(page, '"held "+seen.join(",")');
+      await expect.poll(async () => (answers = await heldAnswers()).length).toBeGreaterThan(n);
+    }
+    const last = answers[answers.length - 1]!;
+    // One press: its down edge, then its release. (Lost, the board saw a release alone.)
+    expect(last).toMatch(/^= "held down,\d+"$/);
+    const held = Number(/(\d+)"$/.exec(last)![1]);
+    // The page stretches a tap to 120 ms; the board times it so, not as the instant between the two
+    // messages (a bounce, which the debounce drops).
+    expect(held).toBeGreaterThanOrEqual(100);
+    expect(held).toBeLessThan(1000);
   });
 
   it("the console runs on the board, out of reach of the page's document", async () => {

@@ -57,8 +57,12 @@ export interface EspruinoGlobals {
   clock: SimClock;
   buttonPin: string | null;
   ledPin: string | null;
-  /** Presses (true) or releases (false) the button, honouring active-low wiring. */
-  setButton(pressed: boolean): void;
+  /**
+   * Presses (true) or releases (false) the button, honouring active-low wiring; `agoMs` says how
+   * long ago it happened (0, now, by default): the page's board hears of a press late when its
+   * worker was busy, and the debounce judges the press by when it happened (pins.ts).
+   */
+  setButton(pressed: boolean, agoMs?: number): void;
   /** The firmware's `pet` global (firmware/petConsole.ts PetConsole), if it published one. */
   pet(): PetConsole | undefined;
   /** Stops every timer and watch: the firmware goes quiet (used on quit). */
@@ -148,11 +152,12 @@ export function installEspruinoGlobals(o: HostOptions, g: Record<string, unknown
     clock,
     buttonPin,
     ledPin,
-    setButton(pressed: boolean): void {
+    setButton(pressed: boolean, agoMs = 0): void {
       if (buttonPin === null) return;
       // Pressed: the switch pulls the pin to its active level. Released: the pin is let go and rests
       // where its pull resistor (pinMode) or the board's wiring puts it.
-      pins.drive(buttonPin, pressed ? (activeLow ? 0 : 1) : null);
+      const ago = agoMs > 0 ? agoMs / 1000 : 0;
+      pins.drive(buttonPin, pressed ? (activeLow ? 0 : 1) : null, clock.buttonTime() - ago);
     },
     pet(): PetConsole | undefined {
       const p = g.pet;

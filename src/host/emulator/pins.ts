@@ -45,6 +45,8 @@ interface Watch {
   repeat: boolean;
   lastTime: number;
   pendingTimer: ReturnType<typeof setTimeout> | null;
+  /** The edge waiting out the debounce: its level and when the pin changed (time() seconds). */
+  pending: { level: Level; at: number } | null;
 }
 
 /** A pin value for the firmware's globals (D0, BTN1, LED1); prints as its name like Espruino's. */
@@ -77,8 +79,12 @@ export interface SimPins {
   pinMode(pin: unknown, mode: unknown): void;
   /** The last mode set on a pin, or undefined. */
   mode(pin: string): string | undefined;
-  /** Drives an input pin from outside (keyboard) or lets it go (null: back to its pull resistor). */
-  drive(pin: string, level: Level | null): void;
+  /**
+   * Drives an input pin from outside (keyboard) or lets it go (null: back to its pull resistor),
+   * as of `at` (time() seconds; default now): when the change happened, which is earlier than now
+   * when it reaches the board late (the page's board runs in a worker that may be busy).
+   */
+  drive(pin: string, level: Level | null, at?: number): void;
   /** The level last written to or driven on a pin (inputs idle at `idle`). */
   level(pin: string): Level;
   /** Every digitalWrite, in order, for tests: [pin, level]. */
@@ -93,7 +99,13 @@ export interface SimPins {
 
 /**
  * `idleLevels` gives inputs their resting level (an active-low button with a pull-up rests at 1).
- * `time()` is the edge time reported to callbacks; `report` prints an error thrown by a callback.
+ * `time()` is the clock edges are timed by; `report` prints an error thrown by a callback.
+ *
+ * A debounced edge is reported when the pin has held it for the debounce, judged by the edges' own
+ * times: by a timer when nothing follows it, or at once when the next edge comes at least the
+ * debounce later. So a press whose down and up reach the board together (its worker was busy while
+ * they were sent) is still a press, and one shorter than the debounce is still a bounce. Callbacks
+ * get the time the pin changed, as Espruino reports it.
  */
 export function createSimPins(
   idleLevels: { [pin: string]: Level },
@@ -112,7 +124,7 @@ export function createSimPins(
   let settledWaiters: Array<() => void> = [];
 
   function anyPending(): boolean {
-    for (const w of Array.from(watches.values())) if (w.pendingTimer) return true;
+    for (const w of Array.from(watches.values())) if (w.pending) return true;
     return false;
   }
 
@@ -129,10 +141,9 @@ export function createSimPins(
     return name;
   }
 
-  function fire(w: Watch, level: Level): void {
-    const now = time();
-    const e: SimWatchEvent = { state: level === 1, time: now, lastTime: w.lastTime };
-    w.lastTime = now;
+  function fire(w: Watch, level: Level, at: number): void {
+    const e: SimWatchEvent = { state: level === 1, time: at, lastTime: w.lastTime };
+    w.lastTime = at;
     if (!w.repeat) watches.delete(w.id);
     try {
       w.fn(e);
@@ -162,6 +173,7 @@ export function createSimPins(
         repeat: o.repeat === true,
         lastTime: time(),
         pendingTimer: null,
+        pending: null,
       });
       return id;
     },
@@ -170,6 +182,7 @@ export function createSimPins(
       for (const k of ids) {
         const w = watches.get(k);
         if (w && w.pendingTimer) clearTimeout(w.pendingTimer);
+        if (w) w.pending = null;
         watches.delete(k);
       }
       callSettledWaiters();
@@ -190,7 +203,8 @@ export function createSimPins(
     mode(pin: string): string | undefined {
       return modes.get(pin);
     },
-    drive(pin: string, requested: Level | null): void {
+    drive(pin: string, requested: Level | null, at?: number): void {
+      const when = at === undefined ? time() : at;
       let level: Level;
       if (requested === null) {
         driven.delete(pin);
@@ -206,16 +220,26 @@ export function createSimPins(
       for (const w of Array.from(watches.values())) {
         if (w.pin !== pin) continue;
         if (w.debounce === 0) {
-          if (edgeMatches(w, level)) fire(w, level);
+          if (edgeMatches(w, level)) fire(w, level, when);
           continue;
         }
-        // Debounce: report the edge only if the pin still holds the new level after `debounce` ms.
+        // Debounce: an edge counts once the pin has held it for `debounce` ms. The edge before this
+        // one did if this one came that much later, whenever the two reached the board.
         if (w.pendingTimer) clearTimeout(w.pendingTimer);
-        w.pendingTimer = setTimeout(() => {
-          w.pendingTimer = null;
-          if (levels.get(pin) === level && watches.has(w.id) && edgeMatches(w, level)) fire(w, level);
-          callSettledWaiters();
-        }, w.debounce);
+        const held = w.pending;
+        w.pending = { level, at: when };
+        if (held !== null && (when - held.at) * 1000 >= w.debounce && edgeMatches(w, held.level)) fire(w, held.level, held.at);
+        if (!watches.has(w.id)) continue; // a watch without repeat that just fired
+        const edge = w.pending;
+        w.pendingTimer = setTimeout(
+          () => {
+            w.pendingTimer = null;
+            w.pending = null;
+            if (levels.get(pin) === edge.level && watches.has(w.id) && edgeMatches(w, edge.level)) fire(w, edge.level, edge.at);
+            callSettledWaiters();
+          },
+          Math.max(0, w.debounce - (time() - when) * 1000),
+        );
       }
     },
     level(pin: string): Level {
@@ -227,7 +251,10 @@ export function createSimPins(
       callSettledWaiters();
     },
     stopAll(): void {
-      for (const w of watches.values()) if (w.pendingTimer) clearTimeout(w.pendingTimer);
+      for (const w of watches.values()) {
+        if (w.pendingTimer) clearTimeout(w.pendingTimer);
+        w.pending = null;
+      }
       watches.clear();
       settledWaiters = [];
     },

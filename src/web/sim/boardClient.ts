@@ -62,7 +62,8 @@ export interface BoardClient {
   /** Ends the board wherever it is: a power cut. */
   powerCut(): void;
   isOn(): boolean;
-  button(down: boolean): void;
+  /** The button pressed or let go at `at` (simProtocol.ts: the clock page and worker share). */
+  button(down: boolean, at: number): void;
   /** Runs a console line; its answer as the console shows it (null for undefined), or rejects with "Uncaught ...". */
   evaluate(code: string): Promise<string | null>;
   /** pet.<method>(...args): its answer, always text. */
@@ -182,7 +183,7 @@ export function createBoardClient(regionSize: number, events: BoardEvents): Boar
     },
     powerCut,
     isOn: () => sandbox !== null,
-    button: (down) => send({ t: "button", down }),
+    button: (down, at) => send({ t: "button", down, at }),
     evaluate: (code) =>
       ask("the console line", (v) => (v === null ? null : text(v)), (id) => ({ t: "eval", id, code })).then((v) => (v === null ? null : String(v))),
     call: (method, args = []) => ask("pet." + method + "()", text, (id) => ({ t: "call", id, method, args })) as Promise<string>,

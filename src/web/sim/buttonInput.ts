@@ -7,11 +7,19 @@
  *
  * A tap shorter than MIN_PRESS_MS is stretched to it: the firmware's setWatch debounces 50 ms, and a
  * quick tap on a phone or a key can be shorter, which the board would never see from a real switch.
+ * Each change goes with the time it happened (the release of a stretched tap: the press's time and
+ * MIN_PRESS_MS), on the clock the page and the board's worker share, so that a board whose worker
+ * was busy, and hears of the press and the release together, still times the press as held.
  */
 const MIN_PRESS_MS = 120;
 const KEYS = [" ", "Enter"];
 
-export function wireButton(button: HTMLButtonElement, area: HTMLElement, setButton: (down: boolean) => void): { held(): boolean } {
+/** Milliseconds on the clock the page and the board's worker share (simProtocol.ts). */
+function sharedNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export function wireButton(button: HTMLButtonElement, area: HTMLElement, setButton: (down: boolean, at: number) => void): { held(): boolean } {
   let held = false;
   let pressedAt = 0;
   let releaseTimer: ReturnType<typeof setTimeout> | null = null;
@@ -26,13 +34,13 @@ export function wireButton(button: HTMLButtonElement, area: HTMLElement, setButt
       releaseTimer = null;
     }
     if (down) {
-      pressedAt = performance.now();
-      setButton(true);
+      pressedAt = sharedNow();
+      setButton(true, pressedAt);
       return;
     }
-    const wait = MIN_PRESS_MS - (performance.now() - pressedAt);
-    if (wait <= 0) setButton(false);
-    else releaseTimer = setTimeout(() => setButton(false), wait);
+    const wait = MIN_PRESS_MS - (sharedNow() - pressedAt);
+    if (wait <= 0) setButton(false, sharedNow());
+    else releaseTimer = setTimeout(() => setButton(false, pressedAt + MIN_PRESS_MS), wait);
   }
 
   button.addEventListener("pointerdown", (e) => {

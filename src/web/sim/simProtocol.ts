@@ -19,7 +19,13 @@ export type PetMethod = "save" | "interact" | "rename" | "hatch" | "exportHex" |
 export type ToBoard =
   /** Power on: the region as the page kept it (null: none yet, an erased chip). */
   | { t: "boot"; speed: number; image: Uint8Array | null }
-  | { t: "button"; down: boolean }
+  /**
+   * The button pressed or let go, at `at`: milliseconds on the clock page and worker share
+   * (performance.timeOrigin + performance.now()), so the board times the press by when it happened
+   * and not by when its worker got to the message (the firmware's debounce would take a press whose
+   * two edges arrive together for a bounce).
+   */
+  | { t: "button"; down: boolean; at: number }
   /** A line typed in the console box, run in the firmware's global scope. */
   | { t: "eval"; id: number; code: string }
   | { t: "call"; id: number; method: PetMethod; args: string[] }

@@ -32,7 +32,8 @@ export interface SimEvents {
 }
 
 export interface SimulatedBoard {
-  button(down: boolean): void;
+  /** The button pressed or let go at `at` (simProtocol.ts: the clock page and worker share). */
+  button(down: boolean, at: number): void;
   evaluate(code: string): Promise<string | null>;
   call(method: PetMethod, args?: string[]): Promise<string>;
   /** The whole region as the board holds it now. */
@@ -142,7 +143,7 @@ export function startSimulatedBoard(region: LoadedProfile, speed: () => number, 
   void start();
 
   return {
-    button: (down) => client.button(down),
+    button: (down, at) => client.button(down, at),
     evaluate: (code) => client.evaluate(code),
     call: (method, args) => client.call(method, args),
     image: () => client.image(),

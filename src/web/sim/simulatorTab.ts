@@ -162,7 +162,7 @@ export function startSimulatorTab(region: LoadedProfile, say: Announcer, backUp:
     },
   });
 
-  const buttonState = wireButton(button, byId("sim-board", HTMLDivElement), (down) => board.button(down));
+  const buttonState = wireButton(button, byId("sim-board", HTMLDivElement), (down, at) => board.button(down, at));
   canvas.addEventListener("pointerdown", () => button.focus());
   speed.addEventListener("change", () => void board.restart());
 

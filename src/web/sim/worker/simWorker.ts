@@ -120,7 +120,7 @@ function serve(port: MessagePort): void {
       return;
     }
     if (board === null || flash === null) return;
-    if (m.t === "button") return board.setButton(m.down);
+    if (m.t === "button") return board.setButton(m.down, performance.timeOrigin + performance.now() - m.at);
     try {
       post({ t: "reply", id: m.id, ok: true, value: answer(m, board, flash) });
     } catch (err) {
