@@ -44,9 +44,8 @@ interface Watch {
   debounce: number;
   repeat: boolean;
   lastTime: number;
-  pendingTimer: ReturnType<typeof setTimeout> | null;
-  /** The edge waiting out the debounce: its level and when the pin changed (time() seconds). */
-  pending: { level: Level; at: number } | null;
+  /** The edge waiting out the debounce: its level, when the pin changed (time() seconds), its timer. */
+  pending: { level: Level; at: number; timer: ReturnType<typeof setTimeout> } | null;
 }
 
 /** A pin value for the firmware's globals (D0, BTN1, LED1); prints as its name like Espruino's. */
@@ -172,7 +171,6 @@ export function createSimPins(
         debounce: Math.max(0, Number(o.debounce) || 0),
         repeat: o.repeat === true,
         lastTime: time(),
-        pendingTimer: null,
         pending: null,
       });
       return id;
@@ -181,7 +179,7 @@ export function createSimPins(
       const ids = id === undefined ? Array.from(watches.keys()) : [Number(id)];
       for (const k of ids) {
         const w = watches.get(k);
-        if (w && w.pendingTimer) clearTimeout(w.pendingTimer);
+        if (w && w.pending) clearTimeout(w.pending.timer);
         if (w) w.pending = null;
         watches.delete(k);
       }
@@ -225,21 +223,22 @@ export function createSimPins(
         }
         // Debounce: an edge counts once the pin has held it for `debounce` ms. The edge before this
         // one did if this one came that much later, whenever the two reached the board.
-        if (w.pendingTimer) clearTimeout(w.pendingTimer);
         const held = w.pending;
-        w.pending = { level, at: when };
-        if (held !== null && (when - held.at) * 1000 >= w.debounce && edgeMatches(w, held.level)) fire(w, held.level, held.at);
+        w.pending = null;
+        if (held !== null) {
+          clearTimeout(held.timer);
+          if ((when - held.at) * 1000 >= w.debounce && edgeMatches(w, held.level)) fire(w, held.level, held.at);
+        }
         if (!watches.has(w.id)) continue; // a watch without repeat that just fired
-        const edge = w.pending;
-        w.pendingTimer = setTimeout(
+        const timer = setTimeout(
           () => {
-            w.pendingTimer = null;
             w.pending = null;
-            if (levels.get(pin) === edge.level && watches.has(w.id) && edgeMatches(w, edge.level)) fire(w, edge.level, edge.at);
+            if (levels.get(pin) === level && watches.has(w.id) && edgeMatches(w, level)) fire(w, level, when);
             callSettledWaiters();
           },
           Math.max(0, w.debounce - (time() - when) * 1000),
         );
+        w.pending = { level, at: when, timer };
       }
     },
     level(pin: string): Level {
@@ -252,7 +251,7 @@ export function createSimPins(
     },
     stopAll(): void {
       for (const w of watches.values()) {
-        if (w.pendingTimer) clearTimeout(w.pendingTimer);
+        if (w.pending) clearTimeout(w.pending.timer);
         w.pending = null;
       }
       watches.clear();

@@ -11,13 +11,10 @@
  * MIN_PRESS_MS), on the clock the page and the board's worker share, so that a board whose worker
  * was busy, and hears of the press and the release together, still times the press as held.
  */
+import { sharedClockMs } from "./simProtocol";
+
 const MIN_PRESS_MS = 120;
 const KEYS = [" ", "Enter"];
-
-/** Milliseconds on the clock the page and the board's worker share (simProtocol.ts). */
-function sharedNow(): number {
-  return performance.timeOrigin + performance.now();
-}
 
 export function wireButton(button: HTMLButtonElement, area: HTMLElement, setButton: (down: boolean, at: number) => void): { held(): boolean } {
   let held = false;
@@ -34,12 +31,13 @@ export function wireButton(button: HTMLButtonElement, area: HTMLElement, setButt
       releaseTimer = null;
     }
     if (down) {
-      pressedAt = sharedNow();
+      pressedAt = sharedClockMs();
       setButton(true, pressedAt);
       return;
     }
-    const wait = MIN_PRESS_MS - (sharedNow() - pressedAt);
-    if (wait <= 0) setButton(false, sharedNow());
+    const now = sharedClockMs();
+    const wait = MIN_PRESS_MS - (now - pressedAt);
+    if (wait <= 0) setButton(false, now);
     else releaseTimer = setTimeout(() => setButton(false, pressedAt + MIN_PRESS_MS), wait);
   }
 

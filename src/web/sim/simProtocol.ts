@@ -13,6 +13,15 @@ export const FRAME_MS = 100;
 /** The panel's RAM: 128x64 pixels, one bit each, row-major. */
 export const FRAME_BYTES = (128 * 64) / 8;
 
+/**
+ * Milliseconds on the clock the page and the board's worker share: each context's
+ * performance.now() from its own origin, the origins on one time line. A button message carries
+ * the time of its edge on it, and the worker takes its own reading to see how late it heard of it.
+ */
+export function sharedClockMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** The pet methods the page calls on the simulated board; each answers a string. */
 export type PetMethod = "save" | "interact" | "rename" | "hatch" | "exportHex" | "importHex";
 
@@ -21,7 +30,7 @@ export type ToBoard =
   | { t: "boot"; speed: number; image: Uint8Array | null }
   /**
    * The button pressed or let go, at `at`: milliseconds on the clock page and worker share
-   * (performance.timeOrigin + performance.now()), so the board times the press by when it happened
+   * (sharedClockMs), so the board times the press by when it happened
    * and not by when its worker got to the message (the firmware's debounce would take a press whose
    * two edges arrive together for a bounce).
    */

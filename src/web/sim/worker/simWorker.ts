@@ -16,7 +16,7 @@ import { simBoard, simFirmware } from "virtual:firmware";
 import { installEspruinoGlobals } from "../../../host/emulator/espruinoGlobals";
 import { OLED_HEIGHT, OLED_WIDTH } from "../../../host/emulator/ssd1306";
 import { describeError } from "../../../host/emulator/timers";
-import { FRAME_BYTES, FRAME_MS, type FromBoard, type PetMethod, type ToBoard } from "../simProtocol";
+import { FRAME_BYTES, FRAME_MS, sharedClockMs, type FromBoard, type PetMethod, type ToBoard } from "../simProtocol";
 import { createBoardFlash, type BoardFlash } from "./boardFlash";
 
 interface WorkerScope {
@@ -120,7 +120,7 @@ function serve(port: MessagePort): void {
       return;
     }
     if (board === null || flash === null) return;
-    if (m.t === "button") return board.setButton(m.down, performance.timeOrigin + performance.now() - m.at);
+    if (m.t === "button") return board.setButton(m.down, sharedClockMs() - m.at);
     try {
       post({ t: "reply", id: m.id, ok: true, value: answer(m, board, flash) });
     } catch (err) {
