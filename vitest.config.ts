@@ -71,6 +71,11 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits, in the web tests, for a page whose simulated board boots in a new worker
+    // (after a reload, an image loaded, a watchdog reset). On an idle machine that takes tens of
+    // milliseconds; with the whole suite on two cores it has taken over vitest's default second, and
+    // a poll that gives up then fails a page that was only slow. A poll that never succeeds still fails.
+    expect: { poll: { timeout: 15_000 } },
     // Most test files spend their time waiting on child processes (the interpreter, the uploader,
     // `npm start`, Chromium), not on the CPU, so they run four at a time even on two cores, where
     // vitest's default (cores - 1) would run them one by one.

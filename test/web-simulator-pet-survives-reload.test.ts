@@ -174,7 +174,7 @@ describe("web simulator", () => {
     expect(await page.getAttribute("#sim-status", "data-name")).toBe("Rex");
     await page.waitForFunction(() => document.getElementById("sim-console")!.textContent!.includes("Backed up the pet's region first (Rex"));
     await page.mouse.up();
-    await expect.poll(() => page.getAttribute("#sim-status", "data-name"), { timeout: 10_000 }).toBe("Pip");
+    await expect.poll(() => page.getAttribute("#sim-status", "data-name")).toBe("Pip");
     await page.waitForSelector("#sim-saved[data-name=Pip]");
     await page.click("#tab-backups");
     const row = page.locator("#backups-list tr", { hasText: "before hatching" });
