@@ -64,7 +64,7 @@ it("fails on a type error with TypeScript's message, and builds once it is fixed
   } finally {
     delete process.env.PET_BUILD_CACHE_DIR;
   }
-}, 60_000);
+}, 180_000);
 
 it("waits for a check another process is running, takes over a dead one's, and remembers only passes", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pet-check-lock-"));
