@@ -32,8 +32,8 @@ function buildIn(cwd: string): Promise<string> {
 
 // A whole build with its own type check, in a child, in the suite's busiest minute (it starts among
 // the first: vitest.config.ts, LONG_WAITS_FIRST): 36 s in a whole suite on this 2-core machine, and
-// past a minute with two busy loops beside the suite. The limit catches a build that hangs; it is not
-// a measure of the build's speed.
+// past a minute with the host's two cores also busy with other work (two busy loops and an emulated
+// ESP32). The limit catches a build that hangs; it is not a measure of the build's speed.
 it("builds the same bundle when the current directory is not the repository root", async () => {
   const elsewhere = tmpdir();
   expect(elsewhere.startsWith(ROOT)).toBe(false);
