@@ -174,21 +174,23 @@ describe("Flash over a NOR region", () => {
   });
 });
 
+/** An active-low button on D0 watched on both edges with `debounce` ms; `clock.t` is the pins' time(). */
+function watchedButton(clock: { t: number }, debounce: number): { pins: ReturnType<typeof createSimPins>; events: Array<{ state: boolean; time: number }> } {
+  const pins = createSimPins({ D0: 1 }, () => clock.t, () => undefined);
+  const events: Array<{ state: boolean; time: number }> = [];
+  pins.setWatch((e: { state: boolean; time: number }) => events.push({ state: e.state, time: e.time }), "D0", { edge: "both", debounce, repeat: true });
+  return { pins, events };
+}
+
 describe("setWatch on an active-low button", () => {
   it("reports debounced edges with the pin state, and ignores bounces shorter than the debounce", async () => {
-    let t = 100;
-    const pins = createSimPins({ D0: 1 }, () => t, () => undefined);
-    const events: Array<{ state: boolean; time: number }> = [];
-    pins.setWatch((e: { state: boolean; time: number }) => events.push({ state: e.state, time: e.time }), "D0", {
-      edge: "both",
-      debounce: 20,
-      repeat: true,
-    });
+    const clock = { t: 100 };
+    const { pins, events } = watchedButton(clock, 20);
     pins.drive("D0", 0);
     pins.drive("D0", 1); // a bounce: back up before the debounce ends
     pins.drive("D0", 0);
     await new Promise((r) => setTimeout(r, 60));
-    t = 101;
+    clock.t = 101;
     pins.drive("D0", 1);
     await new Promise((r) => setTimeout(r, 60));
     expect(events).toEqual([
@@ -197,17 +199,11 @@ describe("setWatch on an active-low button", () => {
     ]);
   });
   it("judges the debounce by when the edges happened: a press heard late, both edges at once, is a press, and a bounce is not", async () => {
-    let t = 200;
-    const pins = createSimPins({ D0: 1 }, () => t, () => undefined);
-    const events: Array<{ state: boolean; time: number }> = [];
-    pins.setWatch((e: { state: boolean; time: number }) => events.push({ state: e.state, time: e.time }), "D0", {
-      edge: "both",
-      debounce: 50,
-      repeat: true,
-    });
+    const clock = { t: 200 };
+    const { pins, events } = watchedButton(clock, 50);
     // The board was busy half a second: the press (at 200.00) and its release 120 ms later reach the
     // pin only now, one after the other.
-    t = 200.5;
+    clock.t = 200.5;
     pins.drive("D0", 0, 200.0);
     pins.drive("D0", null, 200.12);
     await new Promise((r) => setTimeout(r, 80));
@@ -216,7 +212,7 @@ describe("setWatch on an active-low button", () => {
       { state: true, time: 200.12 },
     ]);
     // A bounce heard as late: down for 20 ms, less than the debounce. No press.
-    t = 201.5;
+    clock.t = 201.5;
     pins.drive("D0", 0, 201.0);
     pins.drive("D0", null, 201.02);
     await new Promise((r) => setTimeout(r, 80));

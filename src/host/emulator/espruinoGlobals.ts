@@ -156,8 +156,7 @@ export function installEspruinoGlobals(o: HostOptions, g: Record<string, unknown
       if (buttonPin === null) return;
       // Pressed: the switch pulls the pin to its active level. Released: the pin is let go and rests
       // where its pull resistor (pinMode) or the board's wiring puts it.
-      const ago = agoMs > 0 ? agoMs / 1000 : 0;
-      pins.drive(buttonPin, pressed ? (activeLow ? 0 : 1) : null, clock.buttonTime() - ago);
+      pins.drive(buttonPin, pressed ? (activeLow ? 0 : 1) : null, clock.buttonTime() - Math.max(0, agoMs) / 1000);
     },
     pet(): PetConsole | undefined {
       const p = g.pet;

@@ -180,7 +180,6 @@ export function createSimPins(
       for (const k of ids) {
         const w = watches.get(k);
         if (w && w.pending) clearTimeout(w.pending.timer);
-        if (w) w.pending = null;
         watches.delete(k);
       }
       callSettledWaiters();
@@ -250,10 +249,7 @@ export function createSimPins(
       callSettledWaiters();
     },
     stopAll(): void {
-      for (const w of watches.values()) {
-        if (w.pending) clearTimeout(w.pending.timer);
-        w.pending = null;
-      }
+      for (const w of watches.values()) if (w.pending) clearTimeout(w.pending.timer);
       watches.clear();
       settledWaiters = [];
     },
