@@ -98,16 +98,16 @@ async function tryConnect(port: PortLike, baud: number, log: (line: string) => v
   const transport = new Transport(port, false);
   const loader = new ESPLoader({ transport, baudrate: baud, romBaudrate: ROM_BAUD, terminal: terminal(log) });
   // esptool works out from the boot line whether the chip is in its download mode, but says so only
-  // in its debug output: take that one line for the page. esptool looks for the ROM's "waiting for
+  // in its debug output: take that line for the page. esptool looks for the ROM's "waiting for
   // download", which not every download mode prints (the emulated ESP32's, boot:0xf, does not); the
-  // boot mode's GPIO0 bit (0x10, high) is what says the chip started its firmware from flash.
+  // boot mode's GPIO0 bit (0x10, high) is what says the chip started its firmware from flash. Said
+  // only when the connection fails: esptool resets the chip again and again until it syncs, and a
+  // boot line from a try that missed (or printed before the first reset) is no news once one reaches
+  // the download mode.
   const debug = loader.debug.bind(loader);
   loader.debug = (text: string, withNewline?: boolean): void => {
     const m = /^bootMode:(0x[0-9a-f]+) downloadMode:false/i.exec(text);
-    if (m && (parseInt(m[1] as string, 16) & GPIO0_HIGH) !== 0 && bootedInto !== m[1]) {
-      bootedInto = m[1] as string;
-      log("The chip started in boot mode " + bootedInto + " (its firmware in flash), not in its download mode.");
-    }
+    if (m && (parseInt(m[1] as string, 16) & GPIO0_HIGH) !== 0) bootedInto = m[1] as string;
     debug(text, withNewline);
   };
   let bootedInto = "";
@@ -119,6 +119,7 @@ async function tryConnect(port: PortLike, baud: number, log: (line: string) => v
   };
   try {
     await loader.detectChip("default_reset", CONNECT_ATTEMPTS);
+    bootedInto = ""; // in its download mode now: a boot line seen before explains no later failure
     const name = loader.chip.CHIP_NAME;
     // The page carries only the original ESP32's flasher stub (scripts/lib/buildWeb.js), and the
     // pet's profile is for that chip: anything else is named and let go before going further.
@@ -162,7 +163,10 @@ async function tryConnect(port: PortLike, baud: number, log: (line: string) => v
     };
   } catch (e) {
     await close();
-    if (bootedInto !== "" && !(e instanceof OtherChip)) throw new Error((e instanceof Error ? e.message : String(e)) + ": the chip started in boot mode " + bootedInto + " (its firmware), not in its download mode");
+    if (bootedInto !== "" && !(e instanceof OtherChip)) {
+      log("The chip started in boot mode " + bootedInto + " (its firmware in flash), not in its download mode.");
+      throw new Error((e instanceof Error ? e.message : String(e)) + ": the chip started in boot mode " + bootedInto + " (its firmware), not in its download mode");
+    }
     throw e;
   }
 }
