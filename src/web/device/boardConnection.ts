@@ -58,9 +58,7 @@ export function createBoardConnection(board: BoardProfile, serial: SerialLike | 
 
   const exchange: Exchange = async (text, pick, ms, what) => {
     if (!link) throw new LinkError("not connected", "lost");
-    const answer = link.waitFor(pick, ms, what);
-    await link.send(text);
-    return answer;
+    return link.ask(text, pick, ms, what);
   };
 
   async function exclusive<T>(f: () => Promise<T>): Promise<T> {

@@ -19,8 +19,12 @@ export class LinkError extends Error {
 
 export interface SerialLink {
   send(text: string): Promise<void>;
-  /** The first line (from now on) that `pick` accepts, within `timeoutMs`; each line is offered once. */
-  waitFor<T>(pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T>;
+  /**
+   * Sends `text` and resolves with the first line from then on that `pick` accepts, within
+   * `timeoutMs`; each line is offered once. A port that is gone before, during or after the write
+   * rejects with the link's error, and the waiter goes with it.
+   */
+  ask<T>(text: string, pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -32,7 +36,7 @@ export async function openLink(port: PortLike, baudRate: number, onLine: (line: 
   const decoder = new TextDecoder();
   let pending = "";
   let lost: LinkError | null = null;
-  // The one pending waitFor (commands go one at a time), held in an object the reader loop shares.
+  // The one pending question's waiter (commands go one at a time), held in an object the reader loop shares.
   const current: { waiter: ((line: string) => void) | null; fail: ((e: LinkError) => void) | null } = { waiter: null, fail: null };
 
   (async () => {
@@ -56,39 +60,57 @@ export async function openLink(port: PortLike, baudRate: number, onLine: (line: 
     if (current.fail) current.fail(lost);
   })();
 
+  async function send(text: string): Promise<void> {
+    if (lost) throw lost;
+    try {
+      await writer.write(new TextEncoder().encode(text));
+    } catch (e) {
+      throw new LinkError("could not write to the board (" + (e instanceof Error ? e.message : String(e)) + ")", "lost");
+    }
+  }
+
+  function waitFor<T>(pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (lost) return reject(lost);
+      const waiter = (line: string): void => {
+        const v = pick(line);
+        if (v !== null && v !== undefined) {
+          done();
+          resolve(v);
+        }
+      };
+      const fail = (e: LinkError): void => {
+        done();
+        reject(e);
+      };
+      // Only its own: a waiter that has ended leaves a later one in place.
+      const done = (): void => {
+        clearTimeout(timer);
+        if (current.waiter === waiter) current.waiter = null;
+        if (current.fail === fail) current.fail = null;
+      };
+      const timer = setTimeout(() => fail(new LinkError("no answer from the board within " + timeoutMs / 1000 + " s (" + what + ")", "timeout")), timeoutMs);
+      current.waiter = waiter;
+      current.fail = fail;
+    });
+  }
+
   return {
-    async send(text: string) {
-      if (lost) throw lost;
+    send,
+    async ask<T>(text: string, pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T> {
+      // The waiter is in place before the text goes out, so an answer that comes at once is not missed.
+      // Its promise can reject before the caller awaits it (the port closed before or during the
+      // write): the empty handler keeps the page from reporting that as unhandled; the caller still
+      // gets the rejection through the promise returned.
+      const answer = waitFor(pick, timeoutMs, what);
+      answer.catch(() => undefined);
       try {
-        await writer.write(new TextEncoder().encode(text));
+        await send(text);
       } catch (e) {
-        throw new LinkError("could not write to the board (" + (e instanceof Error ? e.message : String(e)) + ")", "lost");
+        // Nothing went out, so nothing will answer: the waiter ends now with the write's error.
+        if (current.fail) current.fail(e instanceof LinkError ? e : new LinkError(String(e), "lost"));
       }
-    },
-    waitFor<T>(pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        if (lost) return reject(lost);
-        const done = (): void => {
-          clearTimeout(timer);
-          current.waiter = null;
-          current.fail = null;
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new LinkError("no answer from the board within " + timeoutMs / 1000 + " s (" + what + ")", "timeout"));
-        }, timeoutMs);
-        current.waiter = (line) => {
-          const v = pick(line);
-          if (v !== null && v !== undefined) {
-            done();
-            resolve(v);
-          }
-        };
-        current.fail = (e) => {
-          done();
-          reject(e);
-        };
-      });
+      return answer;
     },
     async close() {
       try {
