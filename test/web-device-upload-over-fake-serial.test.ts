@@ -5,8 +5,9 @@
  * pet's region, then uploads the ESP32 bundle into .bootcde piece by piece with a progress bar and
  * loads it; shows the live pet and acts on it, with every answer shown (a rejected rename too); hatch
  * and restore ask first, keep a backup, and cancelling hatches or sends nothing; backs up and
- * restores through the codec; copies the pet between the board and the simulator both ways; and
- * stops cleanly (no restart of a half-written file) when the connection is cut mid-upload.
+ * restores through the codec; copies the pet between the board and the simulator both ways; lets
+ * go of the port with no uncaught error when Disconnect comes while a question is still being
+ * written; and stops cleanly (no restart of a half-written file) when the connection is cut mid-upload.
  */
 import { blockFormCode } from "../src/boards/bundleForm";
 import { readFileSync } from "node:fs";
@@ -252,6 +253,25 @@ describe("web device tab", () => {
     const sent = loadWorld(hexToBytes(imported[0] as string)!, 0);
     expect(sent.status).toBe("ok");
     expect(nameToString(sent.world!.name)).toBe("Mochi");
+    await page.close();
+  });
+
+  it("Disconnect while a status question is still being written: the port is let go with no uncaught error, and the page says Disconnected", async () => {
+    const { page, errors } = await deviceTab({ board: "ESP32", version: "2v29", runningPet: "Old" });
+    await page.click("#dev-connect");
+    await page.waitForSelector("#dev-status[data-name=Old]", { state: "attached" });
+    await page.evaluate(() => void ((window as unknown as { __fakeSerial: FakeState }).__fakeSerial.holdWrites = true));
+    // The next poll's pet.status() has gone to the port and is not written yet.
+    await page.waitForFunction(() => (window as unknown as { __fakeSerial: FakeState }).__fakeSerial.heldWrites > 0);
+    await page.click("#dev-disconnect");
+    await page.waitForFunction(() => document.getElementById("dev-info")!.textContent!.includes("Disconnected."));
+    await page.evaluate(() => (window as unknown as { __releaseWrites: () => void }).__releaseWrites());
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300))); // the poll ends, after its write
+    expect(errors).toEqual([]);
+    expect(await info(page)).toContain("Disconnected.");
+    expect(await info(page)).not.toContain("Connection lost");
+    expect((await fake(page)).port.open).toBe(false);
+    expect(await page.isDisabled("#dev-disconnect")).toBe(true);
     await page.close();
   });
 

@@ -51,6 +51,12 @@ export interface FakeState {
   boots: string[];
   /** The person holds BOOT through the next reset (then lets go). */
   holdBoot: boolean;
+  /**
+   * Set by the test: the console's writes stay under way (the board has not had them) until
+   * `window.__releaseWrites()`, as a slow USB link holds them. `heldWrites` counts those held.
+   */
+  holdWrites: boolean;
+  heldWrites: number;
 }
 
 /** What the ROM stand-in offers the port (test/web-fake-esp32-rom.ts). */
@@ -80,8 +86,17 @@ export function installFakeSerial(sc: FakeBoard): void {
     port: { open: false, opens: 0, closes: 0, refusedOpens: 0, bauds: [] },
     boots: [],
     holdBoot: false,
+    holdWrites: false,
+    heldWrites: 0,
   };
   (window as unknown as { __fakeSerial: FakeState }).__fakeSerial = state;
+  let held: (() => void)[] = [];
+  (window as unknown as { __releaseWrites: () => void }).__releaseWrites = () => {
+    state.holdWrites = false;
+    const go = held;
+    held = [];
+    for (const f of go) f();
+  };
   const rom = (): RomLike | undefined => (window as unknown as { __espRom?: RomLike }).__espRom;
   const ownFlash = new Uint8Array(REGION_ADDRESS + 0x10000).fill(0xff);
   if (sc.region) ownFlash.set(sc.region, REGION_ADDRESS);
@@ -268,9 +283,15 @@ export function installFakeSerial(sc: FakeBoard): void {
             const r = rom()!;
             const copy = new Uint8Array(chunk);
             romChain = romChain.then(() => r.receive(copy)).then((frames) => frames.forEach(send));
-            return;
+            return undefined;
+          }
+          if (state.holdWrites) {
+            state.heldWrites++;
+            const copy = new Uint8Array(chunk);
+            return new Promise<void>((done) => held.push(() => (typed(copy), done())));
           }
           typed(chunk);
+          return undefined;
         },
       });
     },

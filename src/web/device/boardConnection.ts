@@ -45,7 +45,7 @@ export interface BoardConnection {
   choosePort(): Promise<PortLike | null>;
   /** Opens the port and identifies the board; `patient`: it may still be booting, so ask again for up to BOOT_MS. */
   connect(port: PortLike, patient?: boolean): Promise<boolean>;
-  /** Lets go of the port, saying `message` as an error. */
+  /** Lets go of the port, saying `message` as an error; nothing when it is let go of already. */
   drop(message: string): Promise<void>;
   /** The Espruino version the board reported when it was identified ("" before): the bundle's form depends on it. */
   version(): string;
@@ -83,9 +83,12 @@ export function createBoardConnection(board: BoardProfile, serial: SerialLike | 
 
   async function drop(message: string): Promise<void> {
     const l = link;
+    // Already let go of: a question under way then (a status poll when Disconnect was pressed) fails
+    // afterwards as lost, and must not say so over the reason already given.
+    if (!l) return;
     link = null;
     h.closed();
-    if (l) await l.close();
+    await l.close();
     h.say(message, true);
   }
 
