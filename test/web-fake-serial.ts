@@ -288,7 +288,12 @@ export function installFakeSerial(sc: FakeBoard): void {
           if (state.holdWrites) {
             state.heldWrites++;
             const copy = new Uint8Array(chunk);
-            return new Promise<void>((done) => held.push(() => (typed(copy), done())));
+            return new Promise<void>((done) =>
+              held.push(() => {
+                typed(copy);
+                done();
+              }),
+            );
           }
           typed(chunk);
           return undefined;

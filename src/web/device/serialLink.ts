@@ -69,48 +69,46 @@ export async function openLink(port: PortLike, baudRate: number, onLine: (line: 
     }
   }
 
-  function waitFor<T>(pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      if (lost) return reject(lost);
-      const waiter = (line: string): void => {
-        const v = pick(line);
-        if (v !== null && v !== undefined) {
-          done();
-          resolve(v);
-        }
-      };
-      const fail = (e: LinkError): void => {
-        done();
-        reject(e);
-      };
-      // Only its own: a waiter that has ended leaves a later one in place.
-      const done = (): void => {
-        clearTimeout(timer);
-        if (current.waiter === waiter) current.waiter = null;
-        if (current.fail === fail) current.fail = null;
-      };
-      const timer = setTimeout(() => fail(new LinkError("no answer from the board within " + timeoutMs / 1000 + " s (" + what + ")", "timeout")), timeoutMs);
-      current.waiter = waiter;
-      current.fail = fail;
-    });
-  }
-
   return {
     send,
-    async ask<T>(text: string, pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T> {
+    ask<T>(text: string, pick: (line: string) => T | null | undefined, timeoutMs: number, what: string): Promise<T> {
+      // This question's own ending, for a write that fails (nothing went out, so nothing will answer).
+      let fail = (e: LinkError): void => void e;
       // The waiter is in place before the text goes out, so an answer that comes at once is not missed.
-      // Its promise can reject before the caller awaits it (the port closed before or during the
-      // write): the empty handler keeps the page from reporting that as unhandled; the caller still
-      // gets the rejection through the promise returned.
-      const answer = waitFor(pick, timeoutMs, what);
+      const answer = new Promise<T>((resolve, reject) => {
+        if (lost) return reject(lost);
+        const waiter = (line: string): void => {
+          const v = pick(line);
+          if (v !== null && v !== undefined) {
+            done();
+            resolve(v);
+          }
+        };
+        fail = (e) => {
+          done();
+          reject(e);
+        };
+        // Only its own: a waiter that has ended leaves a later one in place.
+        const done = (): void => {
+          clearTimeout(timer);
+          if (current.waiter === waiter) current.waiter = null;
+          if (current.fail === fail) current.fail = null;
+        };
+        const timer = setTimeout(() => fail(new LinkError("no answer from the board within " + timeoutMs / 1000 + " s (" + what + ")", "timeout")), timeoutMs);
+        current.waiter = waiter;
+        current.fail = fail;
+      });
+      // The answer can reject before the caller awaits it (the port closed before or during the
+      // write): this handler keeps the page from reporting that as unhandled; the caller still gets
+      // the rejection through the promise returned.
       answer.catch(() => undefined);
-      try {
-        await send(text);
-      } catch (e) {
-        // Nothing went out, so nothing will answer: the waiter ends now with the write's error.
-        if (current.fail) current.fail(e instanceof LinkError ? e : new LinkError(String(e), "lost"));
-      }
-      return answer;
+      return send(text).then(
+        () => answer,
+        (e: LinkError) => {
+          fail(e);
+          return answer;
+        },
+      );
     },
     async close() {
       try {
